@@ -8,7 +8,7 @@ import type { Redaction } from '../run/redaction.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 import { logLines } from '../ui/sandbox-text.js';
 import { saveRunState } from './step-state.js';
-import * as progressText from '../present/progress-comment.js';
+import { botText } from '../present/bot-summary.js';
 import { writeSummary } from '../present/step-summary.js';
 
 /** Values registered with the runner for masking, in this process (the runner masks them for the job). */
@@ -68,6 +68,6 @@ export function actionIo(ui: Ui, redaction: Redaction): PrRunIo {
     summary: (markdown) => writeSummary(redaction, markdown),
     save: saveRunState,
     redaction,
-    text: progressText,
+    text: botText,
   };
 }

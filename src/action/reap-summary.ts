@@ -3,9 +3,9 @@
 import {
   byInterest,
   formatBytes,
-  isReaped,
   type ReapResult,
   type ReapResultKind,
+  reapTally,
   reasonOf,
   type ReportedSandbox,
 } from '../reap/reap-report.js';
@@ -30,15 +30,12 @@ const row = (s: ReportedSandbox) => [
 /** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 export function summaryMarkdown(result: ReapResult, maxRows = 2000): string {
   const sorted = byInterest(result.sandboxes);
-  const reaped = sorted.filter(isReaped);
   const lines = [
     `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
     '',
     reapChart(result),
     '',
-    `${result.stats.found} found, ${result.stats.stale} stale, ` +
-      `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
-      `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
+    reapTally(result),
     '',
     tableHead(
       ['Sandbox', 'Project', 'Isolation', 'Class', 'Age (days)', 'Decision', 'Reason', 'Size'],

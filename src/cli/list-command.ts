@@ -1,6 +1,7 @@
 // `worktree-sandbox list`: every sandbox on the machine (disk and volume) as the reaper sees it: its
 // state now and when a reap with the same retention would remove it.
 import { formatBytes } from '../reap/reap-report.js';
+import { reapOptionsFrom } from '../reap/reap.js';
 import {
   removalOutlook,
   sandboxState,
@@ -14,16 +15,7 @@ import { terminalUi } from './terminal-ui.js';
 
 export async function listCommand(settings: ReapSettings, json: boolean): Promise<void> {
   const ui = terminalUi({ quiet: true, spinner: true });
-  const found = await listSandboxes(
-    {
-      worktreeRoot: settings.worktreeRoot,
-      volumePrefix: settings.volumePrefix,
-      engine: settings.engine,
-      image: settings.image,
-      retention: settings,
-    },
-    ui,
-  );
+  const found = await listSandboxes(reapOptionsFrom(settings), ui);
   const entries = listEntries(found);
   if (json) {
     process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);

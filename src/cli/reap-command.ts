@@ -4,7 +4,7 @@ import { reap, reapOptionsFrom } from '../reap/reap.js';
 import {
   byInterest,
   formatBytes,
-  isReaped,
+  reapTally,
   type ReapResult,
   reasonOf,
   type ReportedSandbox,
@@ -53,11 +53,7 @@ export function reapJson(result: ReapResult) {
 
 export function reapText(result: ReapResult): string {
   const sorted = byInterest(result.sandboxes);
-  const reaped = sorted.filter(isReaped).length;
-  const headline =
-    `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
-    `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
-    `${sorted.length - reaped} kept; ${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
+  const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${reapTally(result)}`;
   if (sorted.length === 0) return `${headline}\n`;
   const table = formatTable(
     ['RESULT', 'PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'AGE', 'SIZE', 'REASON'],

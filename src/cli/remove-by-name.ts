@@ -4,7 +4,6 @@
 // the gates say so, then removed with every record its parent keeps of it. A dry run stops after the
 // judgement.
 import * as path from 'node:path';
-import type { EngineName } from '../engine/engine.js';
 import type { Isolation } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from '../reap/decide.js';
@@ -13,8 +12,8 @@ import type { RemovalOutcome } from '../reap/reap-report.js';
 import { factsOf, lookCloser, openReaper } from '../reap/look-closer.js';
 import { removalDeps } from '../reap/reap.js';
 import { measureTree } from '../reap/remove-tree.js';
-import type { RetentionPolicy } from '../reap/retention.js';
 import type { ScannedSandbox } from '../reap/scan.js';
+import type { ListingOptions } from './listing.js';
 
 export interface SandboxQuery {
   /** A sandbox name, a volume name, or the path of a disk sandbox. */
@@ -49,24 +48,14 @@ export function matchSandbox(
   return { candidates, problem: candidates.length ? 'ambiguous' : 'none' };
 }
 
-export interface RemoveByNameOptions extends SandboxQuery {
-  worktreeRoot: string;
-  volumePrefix: string;
-  engine: EngineName;
-  /**
-   * Run mode's image. The reaper never runs it: its helpers run an image made from the runner's own
-   * programs (engine/helper-image.ts), so that no image can lie about a sandbox's work.
-   */
-  image: string;
-  /** Used for the class and age shown, never to refuse. */
-  retention: RetentionPolicy;
+/** Where to look, as for a listing; `retention` is used for the class and age shown, never to refuse. */
+export interface RemoveByNameOptions extends SandboxQuery, ListingOptions {
   /** Lifts the work gate (never the in-use gate). */
   force: boolean;
   /** Where work (force) or an orphan's files are saved before removal. Required: `rm` always saves. */
   archiveDir: string;
   /** Judge it as a removal would, then stop: nothing is locked, archived or removed. */
   dryRun?: boolean;
-  now?: number;
 }
 
 export interface UnmatchedName {

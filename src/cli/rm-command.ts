@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { removeByName, type JudgedSandbox, type UnmatchedName } from './remove-by-name.js';
 import { formatBytes } from '../reap/reap-report.js';
+import { reapOptionsFrom } from '../reap/reap.js';
 import type { ReapSettings, Isolation } from '../settings/settings.js';
 import { CliExit, EXIT } from './exit-codes.js';
 import { terminalUi } from './terminal-ui.js';
@@ -21,20 +22,9 @@ export async function rmCommand(settings: ReapSettings, request: RmRequest): Pro
   const ui = terminalUi({ quiet: true, spinner: true });
   // A dry run creates nothing, not even the default archive folder.
   const archiveDir = settings.archiveDir || (settings.dryRun ? defaultArchivePath() : defaultArchiveDir());
+  const { name, project, isolation } = request;
   const result = await removeByName(
-    {
-      name: request.name,
-      project: request.project,
-      isolation: request.isolation,
-      worktreeRoot: settings.worktreeRoot,
-      volumePrefix: settings.volumePrefix,
-      engine: settings.engine,
-      image: settings.image,
-      retention: settings,
-      force: settings.force,
-      archiveDir,
-      dryRun: settings.dryRun,
-    },
+    { ...reapOptionsFrom(settings), name, project, isolation, archiveDir },
     ui,
   );
   for (const warning of result.warnings) ui.warning(warning);

@@ -1,22 +1,10 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import type { NetworkPolicy } from '../network/policy.js';
+import { credentialPolicy } from '../../test/support/credentials.js';
 import { allForms, knownSecrets, type SecretSettings } from '../run/secret-values.js';
 import { terminalUi } from './terminal-ui.js';
 
 // Values with characters that each encoding writes its own way (`+`, `/`, `"`, a space, non-ASCII).
-const network: NetworkPolicy = {
-  mode: 'allow',
-  rules: [],
-  credentials: [
-    {
-      host: 'api.example.com',
-      scheme: 'https',
-      ports: [443],
-      header: 'Authorization',
-      value: 'Bearer sk+li/ve "01"',
-    },
-  ],
-};
+const network = credentialPolicy('Bearer sk+li/ve "01"');
 const settings: SecretSettings = {
   token: 'ghs_token0123456789',
   network,
@@ -44,7 +32,7 @@ describe('terminalUi', () => {
     const ui = terminalUi({ stream });
     // As the run registers them (run/run.ts): the token, each credential's whole value, the known secrets.
     ui.mask(settings.token);
-    ui.mask(network.mode === 'allow' ? network.credentials[0].value : '');
+    ui.mask(network.credentials[0].value);
     for (const { value } of knownSecrets(settings)) ui.mask(value);
     const forms = allForms(knownSecrets(settings));
     // The test covers each encoding the redaction knows, for each kind of secret.

@@ -21,7 +21,7 @@ export interface PrRunIo {
   save: (state: Partial<PullRequestRunState>) => void;
   /** The run's one redaction: every API call passes it (api.ts), the comment's parts before their cuts. */
   redaction: Redaction;
-  /** The progress comment's text (present/progress-comment.ts): this layer posts it, the action makes it. */
+  /** What the run shows (present/bot-summary.ts `botText`): this layer posts it, the action makes it. */
   text: ProgressText;
 }
 

@@ -8,9 +8,7 @@ import { createGit } from '../engine/git.js';
 import type { GitCommands } from '../engine/git-commands.js';
 import { findParentRepository } from '../sandbox/repository.js';
 import type { FinishedRun, ProgressContext } from '../run/progress-data.js';
-import { runSandbox, type RunOutcome } from '../run/run.js';
-import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
-import { scanLogTail } from '../run/tail-scan.js';
+import { runSandbox } from '../run/run.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { GitHubApi, PullRequestSummary } from './api.js';
 import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
@@ -18,7 +16,7 @@ import type { ActionContext } from './context.js';
 import { ownComment, readConversation, withConversation } from './conversation.js';
 import { PullRequestFeedback } from './feedback.js';
 import { issueContext, issuePrompt } from './issue-context.js';
-import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
+import { describeOutcome, reportRun } from './pr-outcome.js';
 import { baseBranch, ensurePullRequest } from './pull-request.js';
 import type { RunRequest } from './request.js';
 import {
@@ -43,13 +41,13 @@ export async function runForIssue(
   const { ui, text } = io;
   const branch = issueBranch(settings.trigger.issueBranchPrefix, issue.number);
   if (settings.branch) ui.warning(`The 'branch' input is not used on an issue: the run works on ${branch}.`);
-  const { redact } = io.redaction;
   const progress: ProgressContext = {
     what: request.comment?.trigger ?? (issue.how === 'label' ? `label ${issue.label}` : 'assignment'),
     requester: request.requester.login,
     runUrl: ctx.runUrl,
     branch,
   };
+  const start = { issueNumber: issue.number, trigger: request.comment?.trigger, event: request.event };
   const feedback = new PullRequestFeedback(
     api,
     ui,
@@ -74,64 +72,32 @@ export async function runForIssue(
 
   let files: RequestFiles | undefined;
   let opened: PullRequestSummary | undefined;
-  let outcome: RunOutcome;
   try {
-    const git = await createGit();
-    const parent = await findParentRepository(git, settings.repositoryPath);
-    const base = await issueBase(settings, api, git, parent.path, io);
-    files = await writeRequestFiles(
-      ctx.runnerTemp,
-      request.comment?.id ?? issue.number,
-      issuePrompt(request),
-      context,
-    );
-    outcome = await runSandbox(
-      { ...settings, branch, base: base.commit },
-      { ui, save: io.save, command: requestFilesForCommand(files) },
-    );
-    const target = planBranchTarget(branch, settings.push);
-    const gate = secretGate(settings, ui, () => io.save({ secretsFound: true }));
-    const described = await describeOutcome(
-      git,
-      parent.path,
-      settings,
-      ctx,
-      target,
-      undefined,
-      outcome,
-      gate,
-    );
-    const tail = await scanLogTail(outcome.command.tail, settings.secretScan, io.redaction, ui);
-    const finished = { ...described, tail: tail.lines, tailFound: tail.found };
-    const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
-    if (finished.patch) io.setOutput('patch-path', finished.patch.path);
-    if (finished.pushed)
-      opened = await openPullRequest(
-        settings,
-        io,
-        api,
-        { issueNumber: issue.number, branch, base: base.branch },
-        finished,
-        redact,
+    const ran = await reportRun(io, feedback, progress, start, async () => {
+      const git = await createGit();
+      const parent = await findParentRepository(git, settings.repositoryPath);
+      const base = await issueBase(settings, api, git, parent.path, io);
+      files = await writeRequestFiles(
+        ctx.runnerTemp,
+        request.comment?.id ?? issue.number,
+        issuePrompt(request),
+        context,
       );
-    const link = opened ? `\n\nPull request: [#${opened.number}](${opened.htmlUrl}).` : '';
-    const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-    await feedback.finish(
-      done,
-      text.finished(done, finished, redact) + link,
-      succeeded ? 'rocket' : 'confused',
-    );
-    await io.summary(`${summaryOf(request, undefined, done, finished)}${link.trim()}\n\n`);
-  } catch (error) {
-    await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
-    if (error instanceof SecretScanBlocked)
-      await io.summary(blockedSummaryOf(request, undefined, progress, error));
-    throw error;
+      const outcome = await runSandbox(
+        { ...settings, branch, base: base.commit },
+        { ui, save: io.save, command: requestFilesForCommand(files) },
+      );
+      const target = planBranchTarget(branch, settings.push);
+      const finished = await describeOutcome(git, parent.path, settings, io, ctx, target, undefined, outcome);
+      const on = { issueNumber: issue.number, branch, base: base.branch };
+      if (finished.pushed) opened = await openPullRequest(settings, io, api, on, finished);
+      return { outcome, finished: opened ? { ...finished, pullRequest: opened } : finished };
+    });
+    return { ...ran, pullRequest: opened };
   } finally {
     await removeRequestFiles(files);
     if (issue.how === 'label' && issue.label) await removeTriggerLabel(api, io, issue.number, issue.label);
   }
-  return { ...outcome, pullRequest: opened };
 }
 
 /**
@@ -178,11 +144,10 @@ async function openPullRequest(
   api: GitHubApi,
   on: { issueNumber: number; branch: string; base?: string },
   finished: FinishedRun,
-  clean: (text: string) => string,
 ): Promise<PullRequestSummary | undefined> {
   const { issueNumber, branch } = on;
   const plan = { action: 'ensure' as const, head: branch, base: on.base };
-  const body = io.text.issuePullRequestBody(issueNumber, finished, clean);
+  const body = io.text.issuePullRequestBody(issueNumber, finished, io.redaction.redact);
   const result = await ensurePullRequest(
     api,
     plan,

@@ -1,29 +1,61 @@
-// What a pull-request run reports when it is done: its commits (from the parent, where the import put
-// them), a patch where they could not be pushed, and the job summary's lines.
+// How a bot run (pr-run.ts, issue-run.ts) ends: what it did, as data (present/ makes the text): its
+// commits (from the parent, where the import put them), a patch where they could not be pushed, the log
+// tail scanned; then the progress comment and the job summary, or why the run failed.
 import type { GitCommands } from '../engine/git-commands.js';
 import * as path from 'node:path';
-import type { FinishedRun, ProgressContext } from '../run/progress-data.js';
+import type { FinishedRun, ProgressContext, RunStart } from '../run/progress-data.js';
 import type { RunOutcome } from '../run/run.js';
-import { checkCommits, type SecretGate, type SecretScanBlocked } from '../run/secret-gate.js';
+import { checkCommits, SecretScanBlocked, secretGate } from '../run/secret-gate.js';
+import { scanLogTail } from '../run/tail-scan.js';
 import type { RunSettings } from '../settings/settings.js';
-import { untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
 import type { PullRequestInfo } from './api.js';
+import type { PrRunIo } from './bot-io.js';
 import type { ActionContext } from './context.js';
-import type { RunRequest } from './request.js';
+import type { PullRequestFeedback } from './feedback.js';
 import { listCommits, savePatch } from './pr-git.js';
 import type { RunTarget } from './target.js';
 
+/**
+ * Rewrites the progress comment and writes the job summary: with what `run` (the sandbox's run, and what
+ * it did) returns, or with why it failed, which is thrown on.
+ */
+export async function reportRun(
+  io: PrRunIo,
+  feedback: PullRequestFeedback,
+  progress: ProgressContext,
+  start: RunStart,
+  run: () => Promise<{ outcome: RunOutcome; finished: FinishedRun }>,
+): Promise<RunOutcome> {
+  const { redact } = io.redaction;
+  try {
+    const { outcome, finished } = await run();
+    // The comment names the commit the sandbox really started from (the branch may have moved since).
+    const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
+    const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
+    await feedback.finish(done, io.text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
+    await io.summary(io.text.summary(done, start, finished));
+    return outcome;
+  } catch (error) {
+    await feedback.finish(progress, io.text.failed(progress, (error as Error).message, redact), 'confused');
+    if (error instanceof SecretScanBlocked)
+      await io.summary(io.text.blockedSummary(progress, start, error.findings.length));
+    throw error;
+  }
+}
+
+/** What the run did; its patch's path is the output `patch-path`. */
 export async function describeOutcome(
   git: GitCommands,
   parentPath: string,
   settings: RunSettings,
+  io: PrRunIo,
   ctx: ActionContext,
   target: RunTarget,
   pr: PullRequestInfo | undefined,
   outcome: RunOutcome,
-  gate: SecretGate,
 ): Promise<FinishedRun> {
   const { command, report, push, sandbox } = outcome;
+  const gate = secretGate(settings, io.ui, () => io.save({ secretsFound: true }));
   const pushed = push?.pushed === true;
   const repoOfCommits =
     target.delivery.kind === 'fork' ? target.delivery.repo : `${ctx.repository.owner}/${ctx.repository.repo}`;
@@ -49,6 +81,8 @@ export async function describeOutcome(
       name,
     );
   }
+  const tail = await scanLogTail(command.tail, settings.secretScan, io.redaction, io.ui);
+  if (patch) io.setOutput('patch-path', patch.path);
   return {
     exitCode: command.exitCode,
     timedOut: command.timedOut,
@@ -64,9 +98,10 @@ export async function describeOutcome(
     pushReason: push && !pushed ? push.reason : undefined,
     pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
     patch,
-    tail: command.tail,
+    tail: tail.lines,
     reply: command.reply,
     ...(command.network?.models ? { modelUsage: command.network.models } : {}),
+    tailFound: tail.found,
   };
 }
 
@@ -79,56 +114,4 @@ function pushLabel(target: RunTarget): string {
   return target.delivery.kind === 'fork'
     ? `${target.delivery.repo}:${target.delivery.branch}`
     : `origin/${target.branch}`;
-}
-
-function summaryHead(
-  request: RunRequest,
-  pr: PullRequestInfo | undefined,
-  progress: ProgressContext,
-): string[] {
-  const on = pr ? `pull request #${pr.number}` : `branch ${untrustedCode(progress.branch, 500)}`;
-  return [
-    `## worktree-sandbox: ${on}`,
-    '',
-    `Started by @${request.requester.login} (${request.comment ? `comment ${request.comment.trigger}` : request.event}).`,
-  ];
-}
-
-/**
- * The summary of a run whose push or patch the secret scan held back (`block`): why nothing left. The
- * places are in the step's error (escaped there); the summary gives only counts, no sandbox text.
- */
-export function blockedSummaryOf(
-  request: RunRequest,
-  pr: PullRequestInfo | undefined,
-  progress: ProgressContext,
-  blocked: SecretScanBlocked,
-): string {
-  const found = blocked.findings.length
-    ? `found ${blocked.findings.length} finding(s) in`
-    : 'could not scan the whole of';
-  const lines = [
-    ...summaryHead(request, pr, progress),
-    `Nothing pushed and no patch saved: the secret scan ${found} what would have left (secret-scan: block). The step's error names each place (never a value); the sandbox keeps the work for a person to look at.`,
-  ];
-  return `${lines.join('\n')}\n\n`;
-}
-
-export function summaryOf(
-  request: RunRequest,
-  pr: PullRequestInfo | undefined,
-  progress: ProgressContext,
-  run: FinishedRun,
-): string {
-  const lines = summaryHead(request, pr, progress);
-  // The branch, the fork and git's reason may be text a pull request chose: shown inert.
-  if (run.pushed)
-    lines.push(`Pushed ${run.commits.length} commit(s) to ${untrustedCode(run.pushedTo ?? '', 500)}.`);
-  else if (run.pushReason) lines.push(`Not pushed: ${untrustedInline(run.pushReason, 1_000)}.`);
-  if (run.patch) lines.push(`Patch saved as ${untrustedCode(run.patch.path)} (output \`patch-path\`).`);
-  if (run.tailFound?.length)
-    lines.push(
-      `The log tail held a secret (${run.tailFound.map((f) => `\`${f.replace(/`/g, "'")}\``).join(', ')}): masked in the comment.`,
-    );
-  return `${lines.join('\n')}\n\n`;
 }

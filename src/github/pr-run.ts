@@ -12,11 +12,8 @@ import type { ProgressContext } from '../run/progress-data.js';
 import type { PushDestination } from '../run/push.js';
 import { runSandbox, type RunDeps, type RunOutcome } from '../run/run.js';
 import type { Redaction } from '../run/redaction.js';
-import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
-import { scanLogTail } from '../run/tail-scan.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
-import { untrustedInline } from '../ui/untrusted-markdown.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import { readActionContext, type ActionContext } from './context.js';
@@ -25,7 +22,7 @@ import type { RunRequest } from './request.js';
 import { commentContext, ownComment, readConversation, withConversation } from './conversation.js';
 import { finishStoppedProgress, PullRequestFeedback, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
-import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
+import { describeOutcome, reportRun } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
 import { readReviewContext, type ReviewContext } from './review-body-context.js';
 import { reviewCommentContext } from './review-context.js';
@@ -109,7 +106,6 @@ interface PlannedRun {
 async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): Promise<RunOutcome> {
   const { ctx, api, request, pr, target } = run;
   const { ui, text } = io;
-  const { redact } = io.redaction;
   const progress: ProgressContext = {
     what: request.comment?.trigger ?? request.event,
     requester: request.requester.login,
@@ -117,6 +113,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     branch: pr && target.fork ? `${pr.headRepo || 'deleted fork'}:${pr.headRef}` : target.branch,
     headSha: pr?.headSha,
   };
+  const start = { prNumber: pr?.number, trigger: request.comment?.trigger, event: request.event };
   const feedback = new PullRequestFeedback(
     api,
     ui,
@@ -147,43 +144,31 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
       : undefined;
 
   let files: RequestFiles | undefined;
-  let outcome: RunOutcome;
   try {
-    const git = await createGit();
-    const parent = await findParentRepository(git, settings.repositoryPath);
-    await prepareForkBranch(git, parent, target, ui);
-    if (request.comment)
-      files = await writeRequestFiles(
-        ctx.runnerTemp,
-        request.comment.id,
-        request.comment.args,
-        conversation ? withConversation(context ?? commentContext(request), conversation) : context,
-      );
-    const deps: RunDeps = {
-      ui,
-      save: io.save,
-      command: files ? requestFilesForCommand(files) : undefined,
-      pushTo: pushDestination(target),
-    };
-    outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
-    const gate = secretGate(settings, ui, () => io.save({ secretsFound: true }));
-    const described = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome, gate);
-    const tail = await scanLogTail(outcome.command.tail, settings.secretScan, io.redaction, ui);
-    const finished = { ...described, tail: tail.lines, tailFound: tail.found };
-    // The comment names the commit the sandbox really started from (the branch may have moved since).
-    const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
-    if (finished.patch) io.setOutput('patch-path', finished.patch.path);
-    const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-    await feedback.finish(done, text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
-    await io.summary(summaryOf(request, pr, done, finished));
-  } catch (error) {
-    await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
-    if (error instanceof SecretScanBlocked) await io.summary(blockedSummaryOf(request, pr, progress, error));
-    throw error;
+    return await reportRun(io, feedback, progress, start, async () => {
+      const git = await createGit();
+      const parent = await findParentRepository(git, settings.repositoryPath);
+      await prepareForkBranch(git, parent, target, ui);
+      if (request.comment)
+        files = await writeRequestFiles(
+          ctx.runnerTemp,
+          request.comment.id,
+          request.comment.args,
+          conversation ? withConversation(context ?? commentContext(request), conversation) : context,
+        );
+      const deps: RunDeps = {
+        ui,
+        save: io.save,
+        command: files ? requestFilesForCommand(files) : undefined,
+        pushTo: pushDestination(target),
+      };
+      const outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
+      const finished = await describeOutcome(git, parent.path, settings, io, ctx, target, pr, outcome);
+      return { outcome, finished };
+    });
   } finally {
     await removeRequestFiles(files);
   }
-  return outcome;
 }
 
 /** The context file's data: a diff comment's place and thread, or a review's comments. */
@@ -285,10 +270,7 @@ async function notTriggered(
 ): Promise<undefined> {
   io.ui.info(`No run: ${reason}.`);
   setBotOutputs(io, { triggered: 'false', ...known });
-  await io.summary(`## worktree-sandbox: no run
-
-${untrustedInline(reason)}.
-`);
+  await io.summary(io.text.noRunSummary(reason));
   return undefined;
 }
 

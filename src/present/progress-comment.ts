@@ -78,14 +78,19 @@ export function finished(ctx: ProgressContext, run: FinishedRun, clean: (text: s
   if (run.tail.length)
     sections.push(details('Last lines of the log', block(tailText(run.tail.map(clean)), MAX_TAIL_CHARS)));
   const body = fitComment(sections);
+  // The pull request an issue's run opened comes last, past any cut.
+  const opened = run.pullRequest ? `\n\n${pullRequestLine(run.pullRequest)}` : '';
   if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
     // Whole or not at all: half a patch is no patch to apply.
     const patch = untrustedBlock(clean(run.patch.text), 2 * MAX_INLINE_PATCH, { lang: 'diff' });
     const withPatch = `${body}\n\n${details('Patch (apply with <code>git am</code>)', patch.markdown)}`;
-    if (!patch.leftOut && withPatch.length <= MAX_COMMENT) return withPatch;
+    if (!patch.leftOut && withPatch.length <= MAX_COMMENT) return withPatch + opened;
   }
-  return body;
+  return body + opened;
 }
+
+export const pullRequestLine = (pr: { number: number; htmlUrl: string }) =>
+  `Pull request: [#${pr.number}](${pr.htmlUrl}).`;
 
 const CUT_NOTE = '… (cut: too long for a comment; the job summary and the workflow run have the rest)';
 

@@ -15,7 +15,7 @@ import ignore from 'ignore';
 import { OID, type GitCommands } from '../engine/git-commands.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import type { Unlisted, UntrackedEntries } from './clean-probe.js';
-import { readBounded } from '../sandbox/sandbox-files.js';
+import { lstat, readBounded } from '../sandbox/sandbox-files.js';
 
 /** A `.gitignore` larger than this is left to git. */
 export const GITIGNORE_MAX = 64 * 1024;
@@ -107,7 +107,7 @@ export function untrackedFiles(
     }
     // A nested repository is one entry for git, never entered.
     const dir = path.join(worktree, entry.rel);
-    if (lstatOrUndefined(path.join(dir, '.git'))) {
+    if (lstat(path.join(dir, '.git'))) {
       untracked.push(`${entry.rel}/`);
       continue;
     }
@@ -143,14 +143,6 @@ export function ruleFolders(unlisted: readonly Unlisted[]): string[] {
 /** Whether `info/exclude` of a sandbox's git folder holds any rule (not only comments and blank lines). */
 export function hasOwnRules(excludeText: string | undefined): boolean {
   return (excludeText ?? '').split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
-}
-
-function lstatOrUndefined(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
 
 // Untracked entries of clean stale sandboxes judged on the host (ignored.ts), with the ignore rules the

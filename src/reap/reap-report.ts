@@ -61,6 +61,13 @@ export function isReaped(s: ReportedSandbox): boolean {
   return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
 }
 
+/** What a reap did, in one sentence: the CLI's headline and the job summary's line. */
+export function reapTally(result: ReapResult): string {
+  const reaped = result.sandboxes.filter(isReaped).length;
+  const [removed, freed] = result.dryRun ? ['would be removed', 'would be freed'] : ['removed', 'freed'];
+  return `${result.stats.found} found, ${result.stats.stale} stale, ${reaped} ${removed}, ${result.sandboxes.length - reaped} kept; ${formatBytes(result.freedBytes)} ${freed}.`;
+}
+
 export function reasonOf(s: ReportedSandbox): string {
   switch (s.result) {
     case 'would remove':

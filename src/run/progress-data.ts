@@ -44,13 +44,28 @@ export interface FinishedRun {
   reply?: ReplyRead;
   /** What the proxy metered of model APIs (its totals and the budget's verdict are shown). */
   modelUsage?: ModelUsageReport;
+  /** The pull request an issue's run opened or updated. */
+  pullRequest?: { number: number; htmlUrl: string };
 }
 
-/** The bodies, made by present/progress-comment.ts; `clean` (the run's redaction) goes before each cut. */
+/** How a bot run started, and on what (an issue's summary ends with the pull request it opened). */
+export interface RunStart {
+  prNumber?: number;
+  issueNumber?: number;
+  /** A comment's trigger (`/fix`); else `event` started the run. */
+  trigger?: string;
+  event: string;
+}
+
+/** What a bot run shows (present/bot-summary.ts); `clean` (the run's redaction) goes before each cut. */
 export interface ProgressText {
   running(ctx: ProgressContext): string;
   finished(ctx: ProgressContext, run: FinishedRun, clean: (text: string) => string): string;
   failed(ctx: ProgressContext, message: string, clean: (text: string) => string): string;
   stopped(ctx: ProgressContext | undefined): string;
   issuePullRequestBody(issueNumber: number, run: FinishedRun, clean: (text: string) => string): string;
+  /** The job summary: of a run, of one whose push the secret scan held back, of an event that starts none. */
+  summary(ctx: ProgressContext, start: RunStart, run: FinishedRun): string;
+  blockedSummary(ctx: ProgressContext, start: RunStart, findings: number): string;
+  noRunSummary(reason: string): string;
 }

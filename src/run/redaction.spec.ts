@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MASK, Redaction, redactionFor } from './redaction.js';
-import type { NetworkPolicy } from '../network/policy.js';
+import { credentialPolicy } from '../../test/support/credentials.js';
 
 const KEY = 'sk-live-0123456789abcdef';
 const of = (...values: string[]) => Redaction.of(values.map((value, i) => ({ name: `secret ${i}`, value })));
@@ -30,22 +30,9 @@ describe('Redaction', () => {
   });
 
   it('takes the token, credentials values and secret-named env values of the settings, not other env values', () => {
-    const network: NetworkPolicy = {
-      mode: 'allow',
-      rules: [],
-      credentials: [
-        {
-          host: 'api.example.com',
-          scheme: 'https',
-          ports: [443],
-          header: 'Authorization',
-          value: `Bearer ${KEY}`,
-        },
-      ],
-    };
     const r = redactionFor({
       token: 'ghs_token0123456789',
-      network,
+      network: credentialPolicy(`Bearer ${KEY}`),
       env: [
         { name: 'DEPLOY_TOKEN', value: 'deploy-value-123' },
         { name: 'MODEL', value: 'some-model-name' },

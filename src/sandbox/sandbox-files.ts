@@ -252,6 +252,7 @@ export function operationInProgress(gitDir: string): string | undefined {
   return undefined;
 }
 
+/** What lstat says of `p`; undefined where it is missing or cannot be read. */
 export function lstat(p: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(p, { throwIfNoEntry: false });

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { PrRunIo } from '../../src/github/pr-run.js';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
-import * as progressText from '../../src/present/progress-comment.js';
+import { botText } from '../../src/present/bot-summary.js';
 import { Redaction } from '../../src/run/redaction.js';
 import { writeEvent } from './webhooks.js';
 
@@ -76,7 +76,7 @@ export function recordingIo(options: {
       options.onSave?.(recorded.state);
     },
     redaction: options.redaction ?? Redaction.none,
-    text: progressText,
+    text: botText,
   };
   return { io, recorded };
 }
