@@ -113,14 +113,24 @@ describe('runProcess time limit', () => {
 
   it('leaves a program that ended alone when the limit runs out later, even if what it left runs on', async () => {
     const pids = path.join(dir, 'pids');
-    // The leader exits at once; its child closes the pipes and lives on (a daemon it meant to start).
-    const result = await runProcess(
-      'sh',
-      ['-c', `sleep 3 </dev/null >/dev/null 2>&1 & echo $! > "${pids}"; echo ok`],
-      { env, limit: { ms: 1_000, purpose: 'p' } },
-    );
-    expect(result.stdout).toBe('ok\n');
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // The program and what it leaves are real; the limit runs on a fake clock, moved past it once it ended.
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'],
+    });
+    try {
+      // The leader exits at once; its child closes the pipes and lives on (a daemon it meant to start).
+      const result = await runProcess(
+        'sh',
+        ['-c', `sleep 3 </dev/null >/dev/null 2>&1 & echo $! > "${pids}"; echo ok`],
+        { env, limit: { ms: 1_000, purpose: 'p' } },
+      );
+      expect(result.stdout).toBe('ok\n');
+      await jest.advanceTimersByTimeAsync(1_200);
+    } finally {
+      jest.useRealTimers();
+    }
+    // A kill sent when the limit ran out would have landed by now.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const child = Number(fs.readFileSync(pids, 'utf8'));
     expect(processRunning(child)).toBe(true);
     process.kill(child, 'SIGKILL');
