@@ -230,9 +230,21 @@ describe('startPiped', () => {
     await expect(long.readLine(100)).rejects.toThrow(/over 100 bytes/);
     long.kill();
 
-    const slow = await startPiped('sh', ['-c', 'sleep 30'], { env, timeoutMs: 300 });
-    const started = Date.now();
-    await expect(slow.readLine()).rejects.toThrow(/longer than 0.3 s/);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The kill reaches `sh` only: the `sleep` it started holds stdout open, and the read fails all the same.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-piped-'));
+    const pids = path.join(dir, 'pids');
+    try {
+      const slow = await startPiped('sh', ['-c', `sleep 30 & echo $! > "${pids}"; wait`], {
+        env,
+        timeoutMs: 300,
+      });
+      const started = Date.now();
+      await expect(slow.readLine()).rejects.toThrow(/longer than 0.3 s/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      // Left running, it would hold this worker's end of the pipe open for 30 s, past the end of the run.
+      if (fs.existsSync(pids)) process.kill(Number(fs.readFileSync(pids, 'utf8')), 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
