@@ -113,14 +113,24 @@ describe('runProcess time limit', () => {
 
   it('leaves a program that ended alone when the limit runs out later, even if what it left runs on', async () => {
     const pids = path.join(dir, 'pids');
-    // The leader exits at once; its child closes the pipes and lives on (a daemon it meant to start).
-    const result = await runProcess(
-      'sh',
-      ['-c', `sleep 3 </dev/null >/dev/null 2>&1 & echo $! > "${pids}"; echo ok`],
-      { env, limit: { ms: 1_000, purpose: 'p' } },
-    );
-    expect(result.stdout).toBe('ok\n');
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // The program and what it leaves are real; the limit runs on a fake clock, moved past it once it ended.
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'],
+    });
+    try {
+      // The leader exits at once; its child closes the pipes and lives on (a daemon it meant to start).
+      const result = await runProcess(
+        'sh',
+        ['-c', `sleep 3 </dev/null >/dev/null 2>&1 & echo $! > "${pids}"; echo ok`],
+        { env, limit: { ms: 1_000, purpose: 'p' } },
+      );
+      expect(result.stdout).toBe('ok\n');
+      await jest.advanceTimersByTimeAsync(1_200);
+    } finally {
+      jest.useRealTimers();
+    }
+    // A kill sent when the limit ran out would have landed by now.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const child = Number(fs.readFileSync(pids, 'utf8'));
     expect(processRunning(child)).toBe(true);
     process.kill(child, 'SIGKILL');
@@ -220,9 +230,21 @@ describe('startPiped', () => {
     await expect(long.readLine(100)).rejects.toThrow(/over 100 bytes/);
     long.kill();
 
-    const slow = await startPiped('sh', ['-c', 'sleep 30'], { env, timeoutMs: 300 });
-    const started = Date.now();
-    await expect(slow.readLine()).rejects.toThrow(/longer than 0.3 s/);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The kill reaches `sh` only: the `sleep` it started holds stdout open, and the read fails all the same.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-piped-'));
+    const pids = path.join(dir, 'pids');
+    try {
+      const slow = await startPiped('sh', ['-c', `sleep 30 & echo $! > "${pids}"; wait`], {
+        env,
+        timeoutMs: 300,
+      });
+      const started = Date.now();
+      await expect(slow.readLine()).rejects.toThrow(/longer than 0.3 s/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      // Left running, it would hold this worker's end of the pipe open for 30 s, past the end of the run.
+      if (fs.existsSync(pids)) process.kill(Number(fs.readFileSync(pids, 'utf8')), 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -100,6 +100,8 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
   let port = 0;
   let seen = 0;
   let dir = '';
+  /** Ends the answer the slow route holds open: the test says when, not a clock. */
+  let endSlow: (() => void) | undefined;
   const STREAM = [
     'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-fake","usage":{"input_tokens":12,"output_tokens":1}}}\n\n',
     'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"hi"}}\n\n',
@@ -114,7 +116,7 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
         if (req.url === '/slow/v1/messages') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write(STREAM[0]);
-          setTimeout(() => res.end(STREAM.slice(1).join('')), 1500);
+          endSlow = () => res.end(STREAM.slice(1).join(''));
         } else if (req.url === '/v1/messages' && req.headers['accept-encoding'] === 'identity') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           // Split mid-line, in separate writes.
@@ -138,7 +140,12 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const post = (socketPath: string, url: string): Promise<{ status: number; body: string; retry?: string }> =>
+  /** `onData` is told of each piece of the answer as the client gets it. */
+  const post = (
+    socketPath: string,
+    url: string,
+    onData?: () => void,
+  ): Promise<{ status: number; body: string; retry?: string }> =>
     new Promise((resolve, reject) => {
       const req = http.request(
         {
@@ -150,7 +157,10 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
         },
         (res) => {
           let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('data', (d: Buffer) => {
+            body += d.toString();
+            onData?.();
+          });
           res.on('end', () =>
             resolve({ status: res.statusCode ?? 0, body, retry: res.headers['x-should-retry'] as string }),
           );
@@ -169,11 +179,15 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
     const proxy = await startProxy({ policy, socketPath });
     try {
       const base = `http://localhost:${port}`;
-      const slow = post(socketPath, `${base}/slow/v1/messages`);
-      await new Promise((r) => setTimeout(r, 500));
+      // Once the client has its message_start, the proxy has passed it on, so it has counted it.
+      let started: () => void = () => undefined;
+      const firstPiece = new Promise<void>((resolve) => (started = resolve));
+      const slow = post(socketPath, `${base}/slow/v1/messages`, () => started());
+      await firstPiece;
       const before = seen;
       expect((await post(socketPath, `${base}/v1/chat/completions`)).status).toBe(429);
       expect(seen).toBe(before);
+      endSlow!();
       expect((await slow).body).toBe(STREAM.join(''));
       expect(proxy.report().models).toMatchObject({
         totals: { requests: 1, inputTokens: 12, outputTokens: 30 },

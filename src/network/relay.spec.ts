@@ -110,7 +110,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  forwarder?.kill();
+  if (forwarder && forwarder.exitCode === null && forwarder.signalCode === null) {
+    const gone = new Promise((r) => forwarder.once('exit', r));
+    forwarder.kill();
+    await gone;
+  }
   await proxy?.close();
   for (const s of [server, secure]) {
     s?.closeAllConnections();
@@ -223,7 +227,12 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
     socket.pause();
     const before = streamed;
     socket.write(`GET / HTTP/1.1\r\nHost: localhost:${securePort}\r\n\r\n`);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Until the server has written nothing more for 300 ms (at most 5 s): the buffers on the way are full.
+    // Without the bound, that happens only once all 48 MiB are out.
+    for (let last = -1, waited = 0; streamed !== last && waited < 5_000; waited += 300) {
+      last = streamed;
+      await new Promise((r) => setTimeout(r, 300));
+    }
     const inFlight = streamed - before;
     expect(inFlight).toBeGreaterThan(0);
     expect(inFlight).toBeLessThan(STALL_BOUND);
