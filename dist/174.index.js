@@ -19,10 +19,6 @@ var engine_git = __webpack_require__(1763);
 var repository = __webpack_require__(1151);
 // EXTERNAL MODULE: ./src/run/run.ts + 8 modules
 var run = __webpack_require__(8439);
-// EXTERNAL MODULE: ./src/run/secret-gate.ts + 2 modules
-var secret_gate = __webpack_require__(2735);
-// EXTERNAL MODULE: ./src/run/tail-scan.ts
-var tail_scan = __webpack_require__(5341);
 // EXTERNAL MODULE: ./src/github/bot-io.ts
 var bot_io = __webpack_require__(3539);
 // EXTERNAL MODULE: ./src/github/conversation.ts
@@ -60,8 +56,8 @@ function issuePrompt(request) {
     return (0,bounded_text/* cutToBytes */.z)(`${issue.title}\n\n${issue.body}`, MAX_ISSUE_TEXT_BYTES).text;
 }
 
-// EXTERNAL MODULE: ./src/github/pr-outcome.ts
-var pr_outcome = __webpack_require__(5112);
+// EXTERNAL MODULE: ./src/github/pr-outcome.ts + 1 modules
+var pr_outcome = __webpack_require__(9643);
 // EXTERNAL MODULE: ./src/github/pull-request.ts
 var pull_request = __webpack_require__(2524);
 // EXTERNAL MODULE: ./src/github/run-files.ts
@@ -86,8 +82,6 @@ var github_target = __webpack_require__(3738);
 
 
 
-
-
 function issueBranch(prefix, issueNumber) {
     return `${prefix}${issueNumber}`;
 }
@@ -98,13 +92,13 @@ async function runForIssue(settings, io, planned) {
     const branch = issueBranch(settings.trigger.issueBranchPrefix, issue.number);
     if (settings.branch)
         ui.warning(`The 'branch' input is not used on an issue: the run works on ${branch}.`);
-    const { redact } = io.redaction;
     const progress = {
         what: request.comment?.trigger ?? (issue.how === 'label' ? `label ${issue.label}` : 'assignment'),
         requester: request.requester.login,
         runUrl: ctx.runUrl,
         branch,
     };
+    const start = { issueNumber: issue.number, trigger: request.comment?.trigger, event: request.event };
     const feedback = new github_feedback/* PullRequestFeedback */.a(api, ui, { repository: ctx.repository, issueNumber: issue.number, triggerCommentId: request.comment?.id }, io.save);
     (0,bot_io/* setBotOutputs */.Y)(io, {
         triggered: 'true',
@@ -121,40 +115,27 @@ async function runForIssue(settings, io, planned) {
     io.debug(`Issue #${issue.number}: run ${context.run} on ${branch}.`);
     let files;
     let opened;
-    let outcome;
     try {
-        const git = await (0,engine_git/* createGit */.lD)();
-        const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
-        const base = await issueBase(settings, api, git, parent.path, io);
-        files = await (0,run_files/* writeRequestFiles */.wV)(ctx.runnerTemp, request.comment?.id ?? issue.number, issuePrompt(request), context);
-        outcome = await (0,run/* runSandbox */.F)({ ...settings, branch, base: base.commit }, { ui, save: io.save, command: (0,run_files/* requestFilesForCommand */.xo)(files) });
-        const target = (0,github_target/* planBranchTarget */.Hi)(branch, settings.push);
-        const gate = (0,secret_gate/* secretGate */._D)(settings, ui, () => io.save({ secretsFound: true }));
-        const described = await (0,pr_outcome/* describeOutcome */.SS)(git, parent.path, settings, ctx, target, undefined, outcome, gate);
-        const tail = await (0,tail_scan/* scanLogTail */._)(outcome.command.tail, settings.secretScan, io.redaction, ui);
-        const finished = { ...described, tail: tail.lines, tailFound: tail.found };
-        const done = { ...progress, headSha: outcome.sandbox.startSha };
-        if (finished.patch)
-            io.setOutput('patch-path', finished.patch.path);
-        if (finished.pushed)
-            opened = await openPullRequest(settings, io, api, { issueNumber: issue.number, branch, base: base.branch }, finished, redact);
-        const link = opened ? `\n\nPull request: [#${opened.number}](${opened.htmlUrl}).` : '';
-        const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-        await feedback.finish(done, text.finished(done, finished, redact) + link, succeeded ? 'rocket' : 'confused');
-        await io.summary(`${(0,pr_outcome/* summaryOf */.YG)(request, undefined, done, finished)}${link.trim()}\n\n`);
-    }
-    catch (error) {
-        await feedback.finish(progress, text.failed(progress, error.message, redact), 'confused');
-        if (error instanceof secret_gate/* SecretScanBlocked */.aM)
-            await io.summary((0,pr_outcome/* blockedSummaryOf */.es)(request, undefined, progress, error));
-        throw error;
+        const ran = await (0,pr_outcome/* reportRun */.G)(io, feedback, progress, start, async () => {
+            const git = await (0,engine_git/* createGit */.lD)();
+            const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
+            const base = await issueBase(settings, api, git, parent.path, io);
+            files = await (0,run_files/* writeRequestFiles */.wV)(ctx.runnerTemp, request.comment?.id ?? issue.number, issuePrompt(request), context);
+            const outcome = await (0,run/* runSandbox */.F)({ ...settings, branch, base: base.commit }, { ui, save: io.save, command: (0,run_files/* requestFilesForCommand */.xo)(files) });
+            const target = (0,github_target/* planBranchTarget */.Hi)(branch, settings.push);
+            const finished = await (0,pr_outcome/* describeOutcome */.S)(git, parent.path, settings, io, ctx, target, undefined, outcome);
+            const on = { issueNumber: issue.number, branch, base: base.branch };
+            if (finished.pushed)
+                opened = await openPullRequest(settings, io, api, on, finished);
+            return { outcome, finished: opened ? { ...finished, pullRequest: opened } : finished };
+        });
+        return { ...ran, pullRequest: opened };
     }
     finally {
         await (0,run_files/* removeRequestFiles */.lY)(files);
         if (issue.how === 'label' && issue.label)
             await removeTriggerLabel(api, io, issue.number, issue.label);
     }
-    return { ...outcome, pullRequest: opened };
 }
 /**
  * Where a new issue branch starts: `base` when given; else the repository's default branch as the API
@@ -179,10 +160,10 @@ function checkedBranchName(name) {
         throw new Error(`The repository's default branch, as the API names it (${JSON.stringify(String(name).slice(0, 200))}), is not a branch name this action uses: set 'base'.`);
     return name;
 }
-async function openPullRequest(settings, io, api, on, finished, clean) {
+async function openPullRequest(settings, io, api, on, finished) {
     const { issueNumber, branch } = on;
     const plan = { action: 'ensure', head: branch, base: on.base };
-    const body = io.text.issuePullRequestBody(issueNumber, finished, clean);
+    const body = io.text.issuePullRequestBody(issueNumber, finished, io.redaction.redact);
     const result = await (0,pull_request/* ensurePullRequest */.pk)(api, plan, { ...settings.pullRequest, title: `Resolve #${issueNumber}`, body }, io.debug);
     const pr = result.pr;
     io.ui.info(`Pull request #${pr.number} ${result.operation}: ${pr.htmlUrl}`);

@@ -742,28 +742,93 @@ async function savePatch(git, parentPath, start, head, dir, name) {
 
 /***/ }),
 
-/***/ 5112:
+/***/ 9643:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   SS: () => (/* binding */ describeOutcome),
-/* harmony export */   YG: () => (/* binding */ summaryOf),
-/* harmony export */   es: () => (/* binding */ blockedSummaryOf)
-/* harmony export */ });
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _run_secret_gate_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2735);
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8912);
-/* harmony import */ var _pr_git_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4264);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  S: () => (/* binding */ describeOutcome),
+  G: () => (/* binding */ reportRun)
+});
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/run/secret-gate.ts + 2 modules
+var secret_gate = __webpack_require__(2735);
+// EXTERNAL MODULE: ./src/run/redaction.ts
+var run_redaction = __webpack_require__(7064);
+// EXTERNAL MODULE: ./src/run/secret-scan.ts
+var secret_scan = __webpack_require__(4415);
+;// CONCATENATED MODULE: ./src/run/tail-scan.ts
+
+
+const TAIL_UNREAD = '(the log tail is not shown: the secret scan could not read it)';
+/** The tail with what the scan found masked; as it came with `secret-scan: off` (the redaction still runs). */
+async function scanLogTail(tail, mode, redaction, ui) {
+    if (mode === 'off' || !tail.length)
+        return { lines: [...tail], found: [] };
+    // Bounded by the tail itself: at most 40 lines of at most 1,000 characters (command.ts).
+    const text = tail.join('\n');
+    let masked = text;
+    const found = new Set(redaction.namesIn(text));
+    try {
+        const messages = await (await (0,secret_scan/* loadLint */.o7)())(text);
+        // Ranges masked from the last to the first, each at most once where two overlap.
+        let end = text.length;
+        for (const m of [...messages].sort((a, b) => b.range[0] - a.range[0])) {
+            const [from, to] = [m.range[0], Math.min(m.range[1], end)];
+            if (to > from)
+                masked = masked.slice(0, from) + run_redaction/* MASK */.v5 + masked.slice(to);
+            end = Math.min(end, from);
+            found.add(`${m.ruleId} (${m.messageId})`);
+        }
+    }
+    catch (error) {
+        ui.warning(`Secret scan of the log tail: ${error.message}; the tail is not shown.`);
+        return { lines: [TAIL_UNREAD], found: [...found] };
+    }
+    if (found.size)
+        ui.warning(`Secret scan of the log tail: ${[...found].join(', ')}; masked in the pull request's comment (the run goes on).`);
+    return { lines: masked.split('\n'), found: [...found] };
+}
+
+// EXTERNAL MODULE: ./src/github/pr-git.ts
+var pr_git = __webpack_require__(4264);
+;// CONCATENATED MODULE: ./src/github/pr-outcome.ts
 
 
 
 
-async function describeOutcome(git, parentPath, settings, ctx, target, pr, outcome, gate) {
+/**
+ * Rewrites the progress comment and writes the job summary: with what `run` (the sandbox's run, and what
+ * it did) returns, or with why it failed, which is thrown on.
+ */
+async function reportRun(io, feedback, progress, start, run) {
+    const { redact } = io.redaction;
+    try {
+        const { outcome, finished } = await run();
+        // The comment names the commit the sandbox really started from (the branch may have moved since).
+        const done = { ...progress, headSha: outcome.sandbox.startSha };
+        const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
+        await feedback.finish(done, io.text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
+        await io.summary(io.text.summary(done, start, finished));
+        return outcome;
+    }
+    catch (error) {
+        await feedback.finish(progress, io.text.failed(progress, error.message, redact), 'confused');
+        if (error instanceof secret_gate/* SecretScanBlocked */.aM)
+            await io.summary(io.text.blockedSummary(progress, start, error.findings.length));
+        throw error;
+    }
+}
+/** What the run did; its patch's path is the output `patch-path`. */
+async function describeOutcome(git, parentPath, settings, io, ctx, target, pr, outcome) {
     const { command, report, push, sandbox } = outcome;
+    const gate = (0,secret_gate/* secretGate */._D)(settings, io.ui, () => io.save({ secretsFound: true }));
     const pushed = push?.pushed === true;
     const repoOfCommits = target.delivery.kind === 'fork' ? target.delivery.repo : `${ctx.repository.owner}/${ctx.repository.repo}`;
-    const listed = await (0,_pr_git_js__WEBPACK_IMPORTED_MODULE_3__/* .listCommits */ .VE)(git, parentPath, sandbox.startSha, report.headSha);
+    const listed = await (0,pr_git/* listCommits */.VE)(git, parentPath, sandbox.startSha, report.headSha);
     const commits = listed.commits.map((c) => ({
         ...c,
         url: pushed ? `${ctx.serverUrl}/${repoOfCommits}/commit/${c.sha}` : undefined,
@@ -772,12 +837,15 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
     if (settings.push && !pushed && commits.length) {
         // The patch is shown on the pull request and offered as a file: scanned as a push would be (the commits
         // raw, their path names, their added lines). Under block a finding throws here: no file is written.
-        await (0,_run_secret_gate_js__WEBPACK_IMPORTED_MODULE_1__/* .checkCommits */ .TK)(git, parentPath, [report.headSha, '--not', sandbox.startSha], gate, 'the patch');
+        await (0,secret_gate/* checkCommits */.TK)(git, parentPath, [report.headSha, '--not', sandbox.startSha], gate, 'the patch');
         const name = pr
             ? `pr-${pr.number}-${report.headSha.slice(0, 12)}`
             : `${sandbox.name}-${report.headSha.slice(0, 12)}`;
-        patch = await (0,_pr_git_js__WEBPACK_IMPORTED_MODULE_3__/* .savePatch */ .aZ)(git, parentPath, sandbox.startSha, report.headSha, node_path__WEBPACK_IMPORTED_MODULE_0__.join(ctx.runnerTemp, 'worktree-sandbox'), name);
+        patch = await (0,pr_git/* savePatch */.aZ)(git, parentPath, sandbox.startSha, report.headSha, external_node_path_.join(ctx.runnerTemp, 'worktree-sandbox'), name);
     }
+    const tail = await scanLogTail(command.tail, settings.secretScan, io.redaction, io.ui);
+    if (patch)
+        io.setOutput('patch-path', patch.path);
     return {
         exitCode: command.exitCode,
         timedOut: command.timedOut,
@@ -793,9 +861,10 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
         pushReason: push && !pushed ? push.reason : undefined,
         pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
         patch,
-        tail: command.tail,
+        tail: tail.lines,
         reply: command.reply,
         ...(command.network?.models ? { modelUsage: command.network.models } : {}),
+        tailFound: tail.found,
     };
 }
 /** Whether the delivery is a push (to origin or to a fork), rather than a patch or nothing. */
@@ -806,41 +875,6 @@ function pushLabel(target) {
     return target.delivery.kind === 'fork'
         ? `${target.delivery.repo}:${target.delivery.branch}`
         : `origin/${target.branch}`;
-}
-function summaryHead(request, pr, progress) {
-    const on = pr ? `pull request #${pr.number}` : `branch ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(progress.branch, 500)}`;
-    return [
-        `## worktree-sandbox: ${on}`,
-        '',
-        `Started by @${request.requester.login} (${request.comment ? `comment ${request.comment.trigger}` : request.event}).`,
-    ];
-}
-/**
- * The summary of a run whose push or patch the secret scan held back (`block`): why nothing left. The
- * places are in the step's error (escaped there); the summary gives only counts, no sandbox text.
- */
-function blockedSummaryOf(request, pr, progress, blocked) {
-    const found = blocked.findings.length
-        ? `found ${blocked.findings.length} finding(s) in`
-        : 'could not scan the whole of';
-    const lines = [
-        ...summaryHead(request, pr, progress),
-        `Nothing pushed and no patch saved: the secret scan ${found} what would have left (secret-scan: block). The step's error names each place (never a value); the sandbox keeps the work for a person to look at.`,
-    ];
-    return `${lines.join('\n')}\n\n`;
-}
-function summaryOf(request, pr, progress, run) {
-    const lines = summaryHead(request, pr, progress);
-    // The branch, the fork and git's reason may be text a pull request chose: shown inert.
-    if (run.pushed)
-        lines.push(`Pushed ${run.commits.length} commit(s) to ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(run.pushedTo ?? '', 500)}.`);
-    else if (run.pushReason)
-        lines.push(`Not pushed: ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedInline */ .qm)(run.pushReason, 1_000)}.`);
-    if (run.patch)
-        lines.push(`Patch saved as ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(run.patch.path)} (output \`patch-path\`).`);
-    if (run.tailFound?.length)
-        lines.push(`The log tail held a secret (${run.tailFound.map((f) => `\`${f.replace(/`/g, "'")}\``).join(', ')}): masked in the comment.`);
-    return `${lines.join('\n')}\n\n`;
 }
 
 
@@ -866,12 +900,6 @@ var lock = __webpack_require__(6856);
 var repository = __webpack_require__(1151);
 // EXTERNAL MODULE: ./src/run/run.ts + 8 modules
 var run_run = __webpack_require__(8439);
-// EXTERNAL MODULE: ./src/run/secret-gate.ts + 2 modules
-var secret_gate = __webpack_require__(2735);
-// EXTERNAL MODULE: ./src/run/tail-scan.ts
-var tail_scan = __webpack_require__(5341);
-// EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
-var untrusted_markdown = __webpack_require__(8912);
 // EXTERNAL MODULE: ./src/github/api.ts + 2 modules
 var github_api = __webpack_require__(2422);
 // EXTERNAL MODULE: ./src/github/bot-io.ts
@@ -886,8 +914,8 @@ var github_conversation = __webpack_require__(6536);
 var github_feedback = __webpack_require__(9712);
 // EXTERNAL MODULE: ./src/github/permissions.ts
 var permissions = __webpack_require__(5435);
-// EXTERNAL MODULE: ./src/github/pr-outcome.ts
-var pr_outcome = __webpack_require__(5112);
+// EXTERNAL MODULE: ./src/github/pr-outcome.ts + 1 modules
+var pr_outcome = __webpack_require__(9643);
 // EXTERNAL MODULE: ./src/github/pr-git.ts
 var pr_git = __webpack_require__(4264);
 // EXTERNAL MODULE: ./src/ui/bounded-text.ts
@@ -1034,9 +1062,6 @@ var github_target = __webpack_require__(3738);
 
 
 
-
-
-
 /** Runs the sandbox for a pull-request event; undefined when the event starts no run (which is no failure). */
 async function runForPullRequest(settings, io) {
     const payload = await readEvent(io.env.GITHUB_EVENT_PATH);
@@ -1087,7 +1112,6 @@ async function runForPullRequest(settings, io) {
 async function runTarget(settings, io, run) {
     const { ctx, api, request, pr, target } = run;
     const { ui, text } = io;
-    const { redact } = io.redaction;
     const progress = {
         what: request.comment?.trigger ?? request.event,
         requester: request.requester.login,
@@ -1095,6 +1119,7 @@ async function runTarget(settings, io, run) {
         branch: pr && target.fork ? `${pr.headRepo || 'deleted fork'}:${pr.headRef}` : target.branch,
         headSha: pr?.headSha,
     };
+    const start = { prNumber: pr?.number, trigger: request.comment?.trigger, event: request.event };
     const feedback = new github_feedback/* PullRequestFeedback */.a(api, ui, {
         repository: ctx.repository,
         issueNumber: pr?.number,
@@ -1118,42 +1143,27 @@ async function runTarget(settings, io, run) {
         ? await (0,github_conversation/* readConversation */.Gt)(api, pr.number, true, own, (m) => ui.warning(m))
         : undefined;
     let files;
-    let outcome;
     try {
-        const git = await (0,engine_git/* createGit */.lD)();
-        const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
-        await prepareForkBranch(git, parent, target, ui);
-        if (request.comment)
-            files = await (0,run_files/* writeRequestFiles */.wV)(ctx.runnerTemp, request.comment.id, request.comment.args, conversation ? (0,github_conversation/* withConversation */.sM)(context ?? (0,github_conversation/* commentContext */.Ju)(request), conversation) : context);
-        const deps = {
-            ui,
-            save: io.save,
-            command: files ? (0,run_files/* requestFilesForCommand */.xo)(files) : undefined,
-            pushTo: pushDestination(target),
-        };
-        outcome = await (0,run_run/* runSandbox */.F)({ ...settings, branch: target.branch, base: '' }, deps);
-        const gate = (0,secret_gate/* secretGate */._D)(settings, ui, () => io.save({ secretsFound: true }));
-        const described = await (0,pr_outcome/* describeOutcome */.SS)(git, parent.path, settings, ctx, target, pr, outcome, gate);
-        const tail = await (0,tail_scan/* scanLogTail */._)(outcome.command.tail, settings.secretScan, io.redaction, ui);
-        const finished = { ...described, tail: tail.lines, tailFound: tail.found };
-        // The comment names the commit the sandbox really started from (the branch may have moved since).
-        const done = { ...progress, headSha: outcome.sandbox.startSha };
-        if (finished.patch)
-            io.setOutput('patch-path', finished.patch.path);
-        const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-        await feedback.finish(done, text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
-        await io.summary((0,pr_outcome/* summaryOf */.YG)(request, pr, done, finished));
-    }
-    catch (error) {
-        await feedback.finish(progress, text.failed(progress, error.message, redact), 'confused');
-        if (error instanceof secret_gate/* SecretScanBlocked */.aM)
-            await io.summary((0,pr_outcome/* blockedSummaryOf */.es)(request, pr, progress, error));
-        throw error;
+        return await (0,pr_outcome/* reportRun */.G)(io, feedback, progress, start, async () => {
+            const git = await (0,engine_git/* createGit */.lD)();
+            const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
+            await prepareForkBranch(git, parent, target, ui);
+            if (request.comment)
+                files = await (0,run_files/* writeRequestFiles */.wV)(ctx.runnerTemp, request.comment.id, request.comment.args, conversation ? (0,github_conversation/* withConversation */.sM)(context ?? (0,github_conversation/* commentContext */.Ju)(request), conversation) : context);
+            const deps = {
+                ui,
+                save: io.save,
+                command: files ? (0,run_files/* requestFilesForCommand */.xo)(files) : undefined,
+                pushTo: pushDestination(target),
+            };
+            const outcome = await (0,run_run/* runSandbox */.F)({ ...settings, branch: target.branch, base: '' }, deps);
+            const finished = await (0,pr_outcome/* describeOutcome */.S)(git, parent.path, settings, io, ctx, target, pr, outcome);
+            return { outcome, finished };
+        });
     }
     finally {
         await (0,run_files/* removeRequestFiles */.lY)(files);
     }
-    return outcome;
 }
 /** The context file's data: a diff comment's place and thread, or a review's comments. */
 async function requestContext(api, request, io) {
@@ -1235,10 +1245,7 @@ function knownOf(request) {
 async function notTriggered(io, reason, known = {}) {
     io.ui.info(`No run: ${reason}.`);
     (0,bot_io/* setBotOutputs */.Y)(io, { triggered: 'false', ...known });
-    await io.summary(`## worktree-sandbox: no run
-
-${(0,untrusted_markdown/* untrustedInline */.qm)(reason)}.
-`);
+    await io.summary(io.text.noRunSummary(reason));
     return undefined;
 }
 async function readEvent(eventPath) {
@@ -1385,50 +1392,6 @@ function describeTarget(pr, target) {
                 ? `no push, a patch: ${delivery.reason}`
                 : 'no push (push: false)';
     return `${on}; sandbox branch ${target.branch}; ${to}`;
-}
-
-
-/***/ }),
-
-/***/ 5341:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   _: () => (/* binding */ scanLogTail)
-/* harmony export */ });
-/* unused harmony export TAIL_UNREAD */
-/* harmony import */ var _redaction_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7064);
-/* harmony import */ var _secret_scan_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4415);
-
-
-const TAIL_UNREAD = '(the log tail is not shown: the secret scan could not read it)';
-/** The tail with what the scan found masked; as it came with `secret-scan: off` (the redaction still runs). */
-async function scanLogTail(tail, mode, redaction, ui) {
-    if (mode === 'off' || !tail.length)
-        return { lines: [...tail], found: [] };
-    // Bounded by the tail itself: at most 40 lines of at most 1,000 characters (command.ts).
-    const text = tail.join('\n');
-    let masked = text;
-    const found = new Set(redaction.namesIn(text));
-    try {
-        const messages = await (await (0,_secret_scan_js__WEBPACK_IMPORTED_MODULE_1__/* .loadLint */ .o7)())(text);
-        // Ranges masked from the last to the first, each at most once where two overlap.
-        let end = text.length;
-        for (const m of [...messages].sort((a, b) => b.range[0] - a.range[0])) {
-            const [from, to] = [m.range[0], Math.min(m.range[1], end)];
-            if (to > from)
-                masked = masked.slice(0, from) + _redaction_js__WEBPACK_IMPORTED_MODULE_0__/* .MASK */ .v5 + masked.slice(to);
-            end = Math.min(end, from);
-            found.add(`${m.ruleId} (${m.messageId})`);
-        }
-    }
-    catch (error) {
-        ui.warning(`Secret scan of the log tail: ${error.message}; the tail is not shown.`);
-        return { lines: [TAIL_UNREAD], found: [...found] };
-    }
-    if (found.size)
-        ui.warning(`Secret scan of the log tail: ${[...found].join(', ')}; masked in the pull request's comment (the run goes on).`);
-    return { lines: masked.split('\n'), found: [...found] };
 }
 
 

@@ -13,8 +13,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
 var core = __webpack_require__(7710);
-// EXTERNAL MODULE: ./src/action/action-ui.ts
-var action_ui = __webpack_require__(3833);
+// EXTERNAL MODULE: ./src/action/action-ui.ts + 1 modules
+var action_ui = __webpack_require__(654);
 // EXTERNAL MODULE: ./src/run/redaction.ts
 var run_redaction = __webpack_require__(7064);
 // EXTERNAL MODULE: ./src/present/step-summary.ts
@@ -25,6 +25,12 @@ var sandbox_text = __webpack_require__(9633);
 
 function isReaped(s) {
     return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
+}
+/** What a reap did, in one sentence: the CLI's headline and the job summary's line. */
+function reapTally(result) {
+    const reaped = result.sandboxes.filter(isReaped).length;
+    const [removed, freed] = result.dryRun ? ['would be removed', 'would be freed'] : ['removed', 'freed'];
+    return `${result.stats.found} found, ${result.stats.stale} stale, ${reaped} ${removed}, ${result.sandboxes.length - reaped} kept; ${formatBytes(result.freedBytes)} ${freed}.`;
 }
 function reasonOf(s) {
     switch (s.result) {
@@ -162,15 +168,12 @@ const row = (s) => [
 /** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 function summaryMarkdown(result, maxRows = 2000) {
     const sorted = byInterest(result.sandboxes);
-    const reaped = sorted.filter(isReaped);
     const lines = [
         `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
         '',
         reapChart(result),
         '',
-        `${result.stats.found} found, ${result.stats.stale} stale, ` +
-            `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
-            `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
+        reapTally(result),
         '',
         (0,markdown/* tableHead */.PP)(['Sandbox', 'Project', 'Isolation', 'Class', 'Age (days)', 'Decision', 'Reason', 'Size'], [4, 7]),
         ...sorted.slice(0, maxRows).map((s) => (0,markdown/* tableRow */.jD)(row(s))),
@@ -1003,6 +1006,7 @@ function operationInProgress(gitDir) {
             return describeOperation(name);
     return undefined;
 }
+/** What lstat says of `p`; undefined where it is missing or cannot be read. */
 function lstat(p) {
     try {
         return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
@@ -3090,7 +3094,7 @@ function untrackedFiles(worktree, unlisted, rules) {
         }
         // A nested repository is one entry for git, never entered.
         const dir = external_node_path_.join(worktree, entry.rel);
-        if (lstatOrUndefined(external_node_path_.join(dir, '.git'))) {
+        if (lstat(external_node_path_.join(dir, '.git'))) {
             untracked.push(`${entry.rel}/`);
             continue;
         }
@@ -3129,14 +3133,6 @@ function ruleFolders(unlisted) {
 /** Whether `info/exclude` of a sandbox's git folder holds any rule (not only comments and blank lines). */
 function hasOwnRules(excludeText) {
     return (excludeText ?? '').split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
-}
-function lstatOrUndefined(p) {
-    try {
-        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
-    }
-    catch {
-        return undefined;
-    }
 }
 /**
  * The `.gitignore` files a question needs, as `cat-file` names them: each folder's in `headTree`. A

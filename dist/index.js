@@ -68,23 +68,79 @@ const ACTION_DEFAULTS = Object.fromEntries(Object.entries(ACTION_INPUTS).flatMap
 
 /***/ }),
 
-/***/ 3833:
+/***/ 654:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   P: () => (/* binding */ actionIo),
-/* harmony export */   V: () => (/* binding */ actionUi)
-/* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
-/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4634);
-/* harmony import */ var _present_progress_comment_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(3936);
-/* harmony import */ var _present_step_summary_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2700);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  P: () => (/* binding */ actionIo),
+  V: () => (/* binding */ actionUi)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
+var core = __nccwpck_require__(7710);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/ui/ui.ts
+var ui = __nccwpck_require__(5750);
+// EXTERNAL MODULE: ./src/ui/sandbox-text.ts
+var sandbox_text = __nccwpck_require__(9633);
+// EXTERNAL MODULE: ./src/action/step-state.ts
+var step_state = __nccwpck_require__(4634);
+// EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
+var untrusted_markdown = __nccwpck_require__(8912);
+// EXTERNAL MODULE: ./src/present/progress-comment.ts
+var progress_comment = __nccwpck_require__(3936);
+;// CONCATENATED MODULE: ./src/present/bot-summary.ts
+
+
+function head(ctx, start) {
+    const on = start.prNumber ? `pull request #${start.prNumber}` : `branch ${(0,untrusted_markdown/* untrustedCode */.C2)(ctx.branch, 500)}`;
+    return [
+        `## worktree-sandbox: ${on}`,
+        '',
+        `Started by @${ctx.requester} (${start.trigger !== undefined ? `comment ${start.trigger}` : start.event}).`,
+    ];
+}
+function summary(ctx, start, run) {
+    const lines = head(ctx, start);
+    // The branch, the fork and git's reason may be text a pull request chose: shown inert.
+    if (run.pushed)
+        lines.push(`Pushed ${run.commits.length} commit(s) to ${(0,untrusted_markdown/* untrustedCode */.C2)(run.pushedTo ?? '', 500)}.`);
+    else if (run.pushReason)
+        lines.push(`Not pushed: ${(0,untrusted_markdown/* untrustedInline */.qm)(run.pushReason, 1_000)}.`);
+    if (run.patch)
+        lines.push(`Patch saved as ${(0,untrusted_markdown/* untrustedCode */.C2)(run.patch.path)} (output \`patch-path\`).`);
+    if (run.tailFound?.length)
+        lines.push(`The log tail held a secret (${run.tailFound.map((f) => `\`${f.replace(/`/g, "'")}\``).join(', ')}): masked in the comment.`);
+    const text = `${lines.join('\n')}\n\n`;
+    if (start.issueNumber === undefined)
+        return text;
+    return `${text}${run.pullRequest ? progress_comment.pullRequestLine(run.pullRequest) : ''}\n\n`;
+}
+/**
+ * The summary of a run whose push or patch the secret scan held back (`block`): why nothing left. The
+ * places are in the step's error (escaped there); the summary gives only counts, no sandbox text.
+ */
+function blockedSummary(ctx, start, findings) {
+    const found = findings ? `found ${findings} finding(s) in` : 'could not scan the whole of';
+    const lines = [
+        ...head(ctx, start),
+        `Nothing pushed and no patch saved: the secret scan ${found} what would have left (secret-scan: block). The step's error names each place (never a value); the sandbox keeps the work for a person to look at.`,
+    ];
+    return `${lines.join('\n')}\n\n`;
+}
+function noRunSummary(reason) {
+    return `## worktree-sandbox: no run\n\n${(0,untrusted_markdown/* untrustedInline */.qm)(reason)}.\n`;
+}
+const botText = { ...progress_comment, summary, blockedSummary, noRunSummary };
+
+// EXTERNAL MODULE: ./src/present/step-summary.ts
+var step_summary = __nccwpck_require__(2700);
+;// CONCATENATED MODULE: ./src/action/action-ui.ts
 // How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
 // a sandbox fenced so that no line of it can act as a workflow command.
 
@@ -102,40 +158,40 @@ function actionUi() {
         // core.info writes the message as it is: a lone carriage return or a line starting with `::` in it
         // would be read as a workflow command. Sandbox text in a message is escaped where the message is made
         // (sandboxText); logLines is the last guard for every message, whatever it carries.
-        info: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
+        info: (m) => core/* info */.pq((0,sandbox_text/* logLines */.OG)(m)),
         // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
         // core.debug escapes line breaks: a debug message cannot become a workflow command.
         debug: (m) => {
-            if (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o())
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m));
+            if (core/* isDebug */._o())
+                core/* debug */.Yz((0,sandbox_text/* logLines */.OG)(m));
         },
-        debugging: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o(),
-        warning: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
-        group: (title, fn) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .group */ .Os(title, fn),
+        debugging: core/* isDebug */._o(),
+        warning: (m) => core/* warning */.$e((0,sandbox_text/* logLines */.OG)(m)),
+        group: (title, fn) => core/* group */.Os(title, fn),
         // Once per value: the run, the secret scan and the proxy's credentials may each register the same one.
         mask: (s) => {
             if (masked.has(s))
                 return;
             masked.add(s);
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(s);
+            core/* setSecret */.Pq(s);
         },
         // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
         // command processing is stopped around it with a token it cannot guess.
         fenced: (text) => {
-            const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}${text}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}::${token}::${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}${text}${external_node_os_.EOL}::${token}::${external_node_os_.EOL}`);
         },
         untrusted: async (fn) => {
-            const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
             // The command's output goes through as it came (the fence needs no lines), its last line ended.
-            const write = (0,_ui_ui_js__WEBPACK_IMPORTED_MODULE_3__/* .streamLineWriter */ .k)(process.stdout, (line) => `${line}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`, { raw: true });
+            const write = (0,ui/* streamLineWriter */.k)(process.stdout, (line) => `${line}${external_node_os_.EOL}`, { raw: true });
             try {
                 return await fn(write);
             }
             finally {
                 write.end();
-                process.stdout.write(`::${token}::${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
+                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
             }
         },
     };
@@ -147,13 +203,13 @@ function actionUi() {
 function actionIo(ui, redaction) {
     return {
         ui,
-        debug: (message) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(message),
+        debug: (message) => core/* debug */.Yz(message),
         env: process.env,
-        setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, redaction.redact(value)),
-        summary: (markdown) => (0,_present_step_summary_js__WEBPACK_IMPORTED_MODULE_7__/* .writeSummary */ .Sy)(redaction, markdown),
-        save: _step_state_js__WEBPACK_IMPORTED_MODULE_5__/* .saveRunState */ .iZ,
+        setOutput: (name, value) => core/* setOutput */.uH(name, redaction.redact(value)),
+        summary: (markdown) => (0,step_summary/* writeSummary */.Sy)(redaction, markdown),
+        save: step_state/* saveRunState */.iZ,
         redaction,
-        text: _present_progress_comment_js__WEBPACK_IMPORTED_MODULE_6__,
+        text: botText,
     };
 }
 
@@ -3819,6 +3875,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */   fitComment: () => (/* binding */ fitComment),
 /* harmony export */   formatDuration: () => (/* binding */ formatDuration),
 /* harmony export */   issuePullRequestBody: () => (/* binding */ issuePullRequestBody),
+/* harmony export */   pullRequestLine: () => (/* binding */ pullRequestLine),
 /* harmony export */   running: () => (/* binding */ running),
 /* harmony export */   stopped: () => (/* binding */ stopped)
 /* harmony export */ });
@@ -3908,15 +3965,18 @@ function finished(ctx, run, clean) {
     if (run.tail.length)
         sections.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .details */ .zH)('Last lines of the log', block(tailText(run.tail.map(clean)), MAX_TAIL_CHARS)));
     const body = fitComment(sections);
+    // The pull request an issue's run opened comes last, past any cut.
+    const opened = run.pullRequest ? `\n\n${pullRequestLine(run.pullRequest)}` : '';
     if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
         // Whole or not at all: half a patch is no patch to apply.
         const patch = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedBlock */ .C9)(clean(run.patch.text), 2 * MAX_INLINE_PATCH, { lang: 'diff' });
         const withPatch = `${body}\n\n${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .details */ .zH)('Patch (apply with <code>git am</code>)', patch.markdown)}`;
         if (!patch.leftOut && withPatch.length <= MAX_COMMENT)
-            return withPatch;
+            return withPatch + opened;
     }
-    return body;
+    return body + opened;
 }
+const pullRequestLine = (pr) => `Pull request: [#${pr.number}](${pr.htmlUrl}).`;
 const CUT_NOTE = '… (cut: too long for a comment; the job summary and the workflow run have the rest)';
 /** The sections joined, as many whole ones as fit in MAX_COMMENT; a note says when any were left out. */
 function fitComment(sections, max = MAX_COMMENT) {
@@ -11131,8 +11191,8 @@ var run_summary = __nccwpck_require__(6075);
 var network_summary = __nccwpck_require__(7564);
 // EXTERNAL MODULE: ./src/present/usage-report.ts
 var usage_report = __nccwpck_require__(2335);
-// EXTERNAL MODULE: ./src/action/action-ui.ts
-var action_ui = __nccwpck_require__(3833);
+// EXTERNAL MODULE: ./src/action/action-ui.ts + 1 modules
+var action_ui = __nccwpck_require__(654);
 // EXTERNAL MODULE: ./src/present/step-summary.ts
 var step_summary = __nccwpck_require__(2700);
 ;// CONCATENATED MODULE: ./src/action/main.ts

@@ -14184,6 +14184,12 @@ class CliExit extends Error {
 function isReaped(s) {
     return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
 }
+/** What a reap did, in one sentence: the CLI's headline and the job summary's line. */
+function reapTally(result) {
+    const reaped = result.sandboxes.filter(isReaped).length;
+    const [removed, freed] = result.dryRun ? ['would be removed', 'would be freed'] : ['removed', 'freed'];
+    return `${result.stats.found} found, ${result.stats.stale} stale, ${reaped} ${removed}, ${result.sandboxes.length - reaped} kept; ${formatBytes(result.freedBytes)} ${freed}.`;
+}
 function reasonOf(s) {
     switch (s.result) {
         case 'would remove':
@@ -14354,6 +14360,385 @@ const silentUi = {
     fenced: () => undefined,
     mask: () => undefined,
 };
+
+;// CONCATENATED MODULE: ./src/reap/decide.ts
+
+
+/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
+function assessStaleness(facts, retention, nowMs) {
+    if (facts.notSandbox)
+        return { class: 'not-a-sandbox', stale: false };
+    const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
+    const expiry = expiryDays(cls, retention);
+    const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
+    return {
+        class: cls,
+        expiryDays: expiry,
+        ageDays: age,
+        stale: isExpired(facts.lastActivityMs, nowMs, expiry),
+    };
+}
+function decide(all, policy, nowMs) {
+    const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
+    return capRemovals(decisions, policy.maxRemovals);
+}
+function decideOne(facts, policy, nowMs) {
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    const base = keepDecision(facts, staleness);
+    if (facts.notSandbox)
+        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (!staleness.stale)
+        return { ...base, reason: freshReason(staleness) };
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    const held = verdict.held ? { held: verdict.held } : {};
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason, ...held };
+    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive, ...held };
+}
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+function decideOnRequest(facts, policy, nowMs) {
+    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    const held = verdict.held ? { held: verdict.held } : {};
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason, ...held };
+    // The gates speak of a stale sandbox; this one may be fresh.
+    const reason = verdict.reason.replace(/^stale and /, '');
+    return { ...base, action: 'remove', reason, archive: verdict.archive, ...held };
+}
+function keepDecision(facts, staleness) {
+    return {
+        key: facts.key,
+        sandbox: facts.sandbox,
+        project: facts.project,
+        isolation: facts.isolation,
+        where: facts.where,
+        class: staleness.class,
+        ageDays: staleness.ageDays,
+        expiryDays: staleness.expiryDays,
+        lastActivityMs: facts.lastActivityMs,
+        sizeBytes: facts.sizeBytes,
+        action: 'keep',
+        reason: '',
+    };
+}
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+function gateFactsOf(facts) {
+    return {
+        notSandbox: facts.notSandbox,
+        inUse: facts.inUse,
+        orphan: facts.orphan,
+        work: facts.orphan
+            ? { state: 'unchecked' }
+            : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
+    };
+}
+function freshReason(staleness) {
+    if (staleness.ageDays === undefined)
+        return 'age unknown (no activity signal could be read): kept';
+    return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
+}
+/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
+function capRemovals(decisions, maxRemovals) {
+    if (maxRemovals <= 0)
+        return decisions;
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
+    const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
+    return decisions.map((d) => deferred.has(d.key)
+        ? {
+            ...d,
+            action: 'keep',
+            archive: undefined,
+            reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
+        }
+        : d);
+}
+function applyGates(facts, options) {
+    if (facts.notSandbox)
+        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (facts.inUse)
+        return { remove: false, reason: `in use: ${facts.inUse}` };
+    const { work } = facts;
+    if (work.state === 'unchecked' || facts.orphan) {
+        const why = facts.orphan ?? 'its parent repository is gone';
+        return options.archive
+            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
+            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
+    }
+    if (work.state === 'clean')
+        return { remove: true, reason: 'stale and holds no work' };
+    const why = work.state === 'work'
+        ? `holds work: ${work.detail}`
+        : `the check for work could not run (${work.detail})`;
+    const held = work.state === 'work' && work.held ? { held: work.held } : {};
+    if (!options.force)
+        return { remove: false, reason: why, ...held };
+    return options.archive
+        ? { remove: true, reason: `force: ${why}; work archived, then removed`, archive: 'work', ...held }
+        : { remove: true, reason: `force: ${why}; removed without archive`, ...held };
+}
+function summarizeWork(checks) {
+    const found = [];
+    const failed = [];
+    const held = {};
+    if (checks.operation) {
+        found.push(checks.operation);
+        held.operation = checks.operation;
+    }
+    if ('error' in checks.uncommitted)
+        failed.push(checks.uncommitted.error);
+    else if (checks.uncommitted.value > 0) {
+        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
+        held.uncommitted = checks.uncommitted.value;
+    }
+    if ('error' in checks.unsaved)
+        failed.push(checks.unsaved.error);
+    else if (checks.unsaved.value) {
+        found.push(describeUnsaved(checks.unsaved.value));
+        held.unsaved = checks.unsaved.value;
+    }
+    if (found.length)
+        return { state: 'work', detail: found.join(', '), held };
+    if (failed.length)
+        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
+    return { state: 'clean' };
+}
+
+;// CONCATENATED MODULE: ./src/reap/archive.ts
+// Saving what a removal would lose, into `archive-dir`, without running git on the host in the sandbox:
+//  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
+//    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
+//    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
+//    saved as it is. What the parent recorded and has not saved (src/sandbox/saved.ts: on no remote or
+//    tag) goes with the records: a second bundle of it is made from the parent (host git, the parent only);
+//  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
+// Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
+
+
+
+
+
+
+
+
+
+
+/** Who the snapshot commit of uncommitted work is by. */
+const ARCHIVIST = { name: 'worktree-sandbox reaper', email: 'worktree-sandbox@localhost' };
+/** The cap on one archive, bundle or .tar.gz: what the reaper saves must not fill the runner's disk. */
+const ARCHIVE_MAX_BYTES = 8 * 1024 ** 3;
+/** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
+async function archiveSandbox(sandbox, kind, deps) {
+    const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
+    await promises_.mkdir(dir, { recursive: true, mode: 0o700 });
+    const stamp = deps.now
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+    const base = external_node_path_.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
+    if (kind === 'files')
+        return [await archiveFiles(sandbox, base, deps)];
+    const recorded = await archiveRecorded(sandbox, base, deps);
+    return [await archiveWork(sandbox, base, deps), ...(recorded ? [recorded] : [])];
+}
+/**
+ * The commits the parent recorded for the sandbox that it has not saved, as `<base>.recorded.bundle`
+ * (undefined when there are none): removing the sandbox drops the record, the only ref some of them have.
+ */
+async function archiveRecorded(sandbox, base, deps) {
+    const location = sandbox.location;
+    if (!location)
+        return undefined;
+    const { parent } = location;
+    const head = sandboxRefs(location).head;
+    if (!(await deps.git.refExists(parent.path, head)))
+        return undefined;
+    const saved = await savedRefs(deps.git, parent.path);
+    const count = await countUnsaved(deps.git, parent.path, [head], saved);
+    if (count?.count === 0)
+        return undefined;
+    const file = `${base}.recorded.bundle`;
+    await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
+    await promises_.chmod(file, 0o600);
+    return file;
+}
+async function archiveWork(sandbox, base, deps) {
+    const location = sandbox.location;
+    if (!location)
+        throw new Error('its parent does not place it here: nothing to bundle against');
+    const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
+    const captured = await captureSandbox(deps.engine, location, {
+        image: await deps.image(),
+        author: ARCHIVIST,
+        committer: ARCHIVIST,
+        exclude: recorded ? [recorded] : [],
+        maxBytes: deps.maxBytes ?? ARCHIVE_MAX_BYTES,
+        work: 'archive-capture',
+    });
+    try {
+        const file = `${base}.bundle`;
+        await promises_.copyFile(captured.bundle, file);
+        await promises_.chmod(file, 0o600);
+        return file;
+    }
+    finally {
+        await promises_.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+async function archiveFiles(sandbox, base, deps) {
+    const file = `${base}.tar.gz`;
+    const maxBytes = deps.maxBytes ?? ARCHIVE_MAX_BYTES;
+    try {
+        if (sandbox.hostPath)
+            await tarOnHost(sandbox.hostPath, file, maxBytes);
+        else
+            await tarInHelper(sandbox, file, maxBytes, deps);
+        await promises_.chmod(file, 0o600);
+        return file;
+    }
+    catch (error) {
+        // Never a partial archive beside the real ones: the orphan is kept, and archived whole next time. A
+        // file that was there already (the archive is created exclusively) is not ours to remove.
+        if (error.code !== 'EEXIST')
+            await promises_.rm(file, { force: true });
+        throw error;
+    }
+}
+/** More entries than this in an orphan's folder and it is not archived (kept, with that reason). */
+const ARCHIVE_MAX_ENTRIES = 2_000_000;
+/**
+ * Why an orphan's folder cannot be archived within `maxBytes`, read with lstat alone (no link followed,
+ * no file opened: a FIFO or a device cannot block the walk): a file whose apparent size is over the cap
+ * (a sparse file of terabytes costs no room on disk but tar would read every zero), files that add up to
+ * more, or more than `maxEntries` entries. Undefined when it fits. Names come from the sandbox: quoted.
+ */
+async function whyNotArchivable(top, maxBytes, maxEntries = ARCHIVE_MAX_ENTRIES) {
+    const name = (p) => `"${sandboxText(external_node_path_.relative(top, p), 200)}"`;
+    const pending = [top];
+    let entries = 0;
+    let total = 0;
+    while (pending.length) {
+        const dir = pending.pop();
+        let current = dir;
+        try {
+            // opendir reads the listing a few entries at a time: a folder of millions costs no memory.
+            for await (const entry of await promises_.opendir(dir)) {
+                if (++entries > maxEntries)
+                    return `it holds more than ${maxEntries} entries`;
+                current = external_node_path_.join(dir, entry.name);
+                const st = await promises_.lstat(current);
+                if (st.isDirectory())
+                    pending.push(current);
+                else if (st.isFile()) {
+                    if (st.size > maxBytes)
+                        return `${name(current)} is ${st.size} bytes long (apparent size), more than the archive's cap of ${maxBytes} bytes`;
+                    total += st.size;
+                    if (total > maxBytes)
+                        return `its files add up to more than the archive's cap of ${maxBytes} bytes`;
+                }
+            }
+        }
+        catch (error) {
+            return `${name(current)} could not be read (${error.code ?? 'error'})`;
+        }
+    }
+    return undefined;
+}
+/**
+ * A disk orphan's folder as a .tar.gz, by GNU tar on the host: after whyNotArchivable, under a time limit
+ * (its process group killed: tar's gzip too) and a byte cap on what it writes (it writes to a pipe; the
+ * file stops at the cap). `--sparse` stores a sparse file's holes as holes. tar stores links as links and
+ * FIFOs, sockets and devices as entries, never opening them. Its environment is ours (no TAR_OPTIONS).
+ */
+async function tarOnHost(folder, file, maxBytes) {
+    const refused = await whyNotArchivable(folder, maxBytes);
+    if (refused)
+        throw new Error(refused);
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('archive-files');
+    const result = await (0,proc/* runStreaming */.SL)('tar', ['-C', external_node_path_.dirname(folder), '--sparse', '-czf', '-', '--', external_node_path_.basename(folder)], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+        stdoutFile: { path: file, maxBytes },
+        timeLimitMs: limitMs,
+    });
+    if (result.timedOut)
+        throw new time_limits/* TimeLimitError */.$q('archive-files', folder, limitMs, 'nothing was archived; the orphan is kept', true);
+    if (result.overLimit)
+        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
+    if (result.exitCode !== 0)
+        throw new Error(`tar failed (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
+}
+/**
+ * A volume orphan's files: the same check in the helper (`find`: a file larger than the cap refuses the
+ * volume), then tar writes the archive to its standard output, which the host writes to the file up to
+ * the cap; under the helper's time limit. $1: the cap in bytes.
+ */
+const TAR_VOLUME_SCRIPT = `set -eu
+big=$(find /v -type f -size +"$1"c | head -n 1)
+if [ -n "$big" ]; then echo "a file is larger than the archive's cap of $1 bytes (apparent size)" >&2; exit 3; fi
+exec tar -C /v -czf - .
+`;
+async function tarInHelper(sandbox, file, maxBytes, deps) {
+    const result = await deps.engine.runHelper({
+        remove: true,
+        image: await deps.image(),
+        user: (0,container_args/* userArg */.Q6)(),
+        labels: engine_labels/* HELPER_LABELS */.vJ,
+        mounts: [{ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }],
+        entrypoint: 'sh',
+        args: ['-c', TAR_VOLUME_SCRIPT, 'archive-volume', String(maxBytes)],
+    }, {
+        work: 'archive-volume',
+        where: `volume ${sandbox.volume}`,
+        consequence: 'nothing was archived; the orphan is kept',
+        unmapped: true,
+    }, { stdoutFile: { path: file, maxBytes } });
+    if (result.overLimit)
+        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
+    if (result.exitCode !== 0)
+        throw new Error(`tar failed in the helper container (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
+}
+/** tar's first line of complaint: it names the sandbox's files, so it is escaped (lone `\r` included). */
+function tarSaid(stderr) {
+    return sandboxText(stderr.trim().split('\n')[0], 1_000);
+}
+
+;// CONCATENATED MODULE: ./src/reap/parallel.ts
+// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
+// disk or the container engine working, few enough not to swamp a shared machine.
+/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
+function inParallel(items, limit, fn) {
+    const limited = limiter(Math.max(1, limit));
+    return Promise.all(items.map((item) => limited(() => fn(item))));
+}
+/**
+ * For calls that come one at a time (not as a list): each call to the returned function waits while
+ * `limit` others are running; a call that ends hands its place to the longest waiting one.
+ */
+function limiter(limit) {
+    let running = 0;
+    const waiting = [];
+    return async (fn) => {
+        if (running < limit)
+            running++;
+        else
+            await new Promise((resolve) => waiting.push(resolve));
+        try {
+            return await fn();
+        }
+        finally {
+            const next = waiting.shift();
+            if (next)
+                next();
+            else
+                running--;
+        }
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/sandbox/sandbox-files.ts
 // A sandbox's git folder read as data by the host: HEAD, every ref (loose and packed), the activity
@@ -14581,6 +14966,7 @@ function operationInProgress(gitDir) {
             return describeOperation(name);
     return undefined;
 }
+/** What lstat says of `p`; undefined where it is missing or cannot be read. */
 function lstat(p) {
     try {
         return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
@@ -14590,108 +14976,492 @@ function lstat(p) {
     }
 }
 
-// EXTERNAL MODULE: ./src/engine/host-image.ts
-var host_image = __nccwpck_require__(3858);
-;// CONCATENATED MODULE: ./src/engine/helper-image.ts
-// The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
-// `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
-// layer imported into the engine (`docker import`, `podman import`, rootless too). So the reaper's verdict
-// on a sandbox (its activity, its work, its size) never rests on a program from the `image` input, which
-// may lie; that image then only runs run mode's command. host-image.ts makes, checks and caches it.
+;// CONCATENATED MODULE: ./src/reap/remove-tree.ts
+// Removing a disk sandbox safely:
+//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
+//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
+//    link only); other filesystems mounted inside are not crossed;
+//  - its `.git` folder is renamed first, in one step: from then on it is no longer a sandbox, and if that
+//    fails nothing else is touched; after that, entries that cannot be deleted are reported and the rest
+//    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
+//    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
+//  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
+// The walk that empties a folder (removeTree) judges every entry by its own lstat, never by the listing's
+// file type: a link (or a folder swapped for a link after the listing) is unlinked as a link and never
+// followed; the top folder's parent is never changed (no permission of it is touched).
 
 
 
 
 
 
-
-/** What the reaper's helper scripts call (inspection, archives, capture for archives). */
-const HELPER_PROGRAMS = [
-    'sh',
-    'git',
-    'cat',
-    'cp',
-    'cut',
-    'du',
-    'find',
-    'gzip',
-    'head',
-    'mkdir',
-    'mktemp',
-    'mv',
-    'printf',
-    'rm',
-    'stat',
-    'tar',
-    'touch',
-    'tr',
-    'wc',
-];
-const HELPER_IMAGE_REPOSITORY = 'localhost/worktree-sandbox-helper';
-const HELPER_IMAGE_LABEL = (0,engine_labels/* label */.Pf)('helper-image');
-/** Where the programs are looked for on the host, in this order (the system's own folders first). */
-const HOST_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+class UnsafeRemovalError extends Error {
+}
 /**
- * The helper image's name in this engine, made first when missing (once per process and engine; a failure
- * is not remembered). Throws when the host lacks a program or the engine refuses the import: the reaper
- * then decides nothing rather than trust another image.
+ * The name a removal gives a sandbox's `.git` before the walk: unguessable by the sandbox (a random part
+ * drawn once per process), unique per removal (a count).
  */
-function controlledHelperImage(engine) {
-    return (0,host_image/* hostImage */.mW)(engine, {
-        repository: HELPER_IMAGE_REPOSITORY,
-        label: HELPER_IMAGE_LABEL,
-        what: 'the helper image',
-        entries: helperLayerEntries,
-    });
+const renamed = { prefix: '', count: 0 };
+function removedGitName() {
+    renamed.prefix ||= (0,external_node_crypto_.randomBytes)(6).toString('hex');
+    return `.git-removed-${renamed.prefix}-${++renamed.count}`;
 }
-function helperImageOnDemand(engine) {
-    let image;
-    return () => (image ??= controlledHelperImage(engine));
+/**
+ * Refuses anything that is not a real folder exactly two levels under the real root. Real paths are the
+ * system's realpath(3), the answer of Node's own walk in one call.
+ */
+function assertSandboxPath(root, target) {
+    const realRoot = external_node_fs_.realpathSync.native(root);
+    const relative = external_node_path_.relative(realRoot, target);
+    const parts = relative.split(external_node_path_.sep);
+    if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), target]) {
+        const st = external_node_fs_.lstatSync(dir);
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    if (external_node_fs_.realpathSync.native(target) !== target)
+        throw new UnsafeRemovalError(`${target} is not a real path`);
 }
-/** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
-async function helperLayerEntries() {
-    const entries = new host_image/* LayerEntries */.cy();
-    const found = HELPER_PROGRAMS.map((program) => {
-        const at = hostProgram(program);
-        if (!at)
-            throw new Error(`the helper image needs ${program}, which is not in ${HOST_DIRS.join(':')}`);
-        return at;
-    });
-    HELPER_PROGRAMS.forEach((program, n) => entries.file(`/usr/bin/${program}`, found[n]));
-    const gitPath = found[HELPER_PROGRAMS.indexOf('git')];
-    // One ldd for every program: the start-up of every reap pays for it.
-    for (const lib of await (0,host_image/* sharedLibraries */.Xo)([...new Set(found)], 'the helper image'))
-        entries.file(lib, lib);
-    // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
-    const execPath = (await (0,proc/* runProcess */.R3)(gitPath, ['--exec-path'], {
-        env: { PATH: host_image/* HOST_IMAGE_PATH */.tg },
-        limit: { ms: (0,time_limits/* timeLimitMs */.PI)('ldd'), purpose: "asking where git's sub-commands are, for the helper image" },
-    })).stdout.trim();
-    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin')
-        entries.symlink(`${execPath}/git`, '/usr/bin/git');
-    if (!entries.has('/bin'))
-        entries.symlink('/bin', 'usr/bin');
-    entries.dir('/tmp', 0o1777);
-    for (const dir of ['/dev', '/proc', '/sys', '/etc'])
-        entries.dir(dir);
-    return entries.list();
-}
-function hostProgram(name) {
-    for (const dir of HOST_DIRS) {
-        const candidate = external_node_path_.join(dir, name);
+async function removeSandboxTree(root, target) {
+    assertSandboxPath(root, target);
+    const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
+    const gitDir = external_node_path_.join(target, '.git');
+    if (lstat(gitDir)) {
         try {
-            const real = external_node_fs_.realpathSync(candidate);
-            const st = external_node_fs_.statSync(real);
-            if (st.isFile() && st.mode & 0o111)
-                return real;
+            await promises_.rename(gitDir, external_node_path_.join(target, removedGitName()));
         }
-        catch {
-            // not here
+        catch (error) {
+            result.problems.push({ path: gitDir, error: code(error) });
+            return result;
         }
     }
-    return undefined;
+    result.unlinked = true;
+    add(result, await removeTree(target, external_node_fs_.lstatSync(target).dev));
+    result.gone = !lstat(target);
+    return result;
+}
+/** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
+async function removeHomeFolder(root, home, result) {
+    const realRoot = external_node_fs_.realpathSync.native(root);
+    const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
+    if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
+    let st;
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
+        st = lstat(dir);
+        if (!st)
+            return;
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    add(result, await removeTree(home, st.dev));
+}
+/** Adds what a walk found to the removal's account. */
+function add(result, walked) {
+    result.freedBytes += walked.freedBytes;
+    result.problems.push(...walked.problems);
+}
+function code(error) {
+    return error.code ?? String(error);
+}
+/**
+ * Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem.
+ * Undefined when any of it could not be read (a folder without search permission, a chain of folders
+ * deeper than PATH_MAX): a size is for the report only, so a sandbox that cannot be measured is reported
+ * unmeasured, never an error that stops the reap.
+ */
+function measureTree(top) {
+    let total = 0;
+    let device;
+    try {
+        const st = external_node_fs_.lstatSync(top);
+        if (!st.isDirectory())
+            return undefined;
+        device = st.dev;
+        total += st.blocks * 512;
+    }
+    catch {
+        return undefined;
+    }
+    const pending = [top];
+    try {
+        while (pending.length) {
+            const dir = pending.pop();
+            for (const name of external_node_fs_.readdirSync(dir)) {
+                const entry = external_node_path_.join(dir, name);
+                const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
+                if (!st)
+                    continue;
+                total += st.blocks * 512;
+                if (st.isDirectory() && st.dev === device)
+                    pending.push(entry);
+            }
+        }
+    }
+    catch {
+        return undefined;
+    }
+    return total;
+}
+/** Files of one folder deleted at once. */
+const UNLINK_WINDOW = 64;
+/**
+ * Empties and removes `top` (a real folder on `device`, checked by the caller): a folder's files are
+ * deleted together through libuv's thread pool (a window at a time), folders one after the other.
+ */
+async function removeTree(top, device) {
+    const uid = process.getuid?.();
+    const result = { freedBytes: 0, problems: [] };
+    const code = (error) => error?.code ?? String(error);
+    const unlink = (entry) => promises_.unlink(entry);
+    const rmdir = (dir) => promises_.rmdir(dir);
+    /** A folder we own but may not write or search: made ours to empty; true: try again. */
+    function makeWritable(dir, error) {
+        const c = code(error);
+        if (c !== 'EACCES' && c !== 'EPERM')
+            return false;
+        try {
+            const st = external_node_fs_.lstatSync(dir);
+            if (!st.isDirectory() || st.uid !== uid)
+                return false;
+            if ((st.mode & 0o700) !== 0o700)
+                external_node_fs_.chmodSync(dir, (st.mode & 0o7777) | 0o700);
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+    /** Calls `attempt`, once more after making `dir` writable when that is why it failed; the error code. */
+    async function withRetry(dir, attempt, mayFix = true) {
+        try {
+            await attempt();
+            return undefined;
+        }
+        catch (error) {
+            if (code(error) === 'ENOENT')
+                return undefined;
+            if (!mayFix || !makeWritable(dir, error))
+                return code(error);
+        }
+        try {
+            await attempt();
+            return undefined;
+        }
+        catch (again) {
+            return code(again) === 'ENOENT' ? undefined : code(again);
+        }
+    }
+    /** Empties and removes `dir`; true when anything below it could not be deleted. */
+    async function removeFolder(dir, isTop) {
+        let failedBelow = false;
+        const fail = (entry, error) => {
+            result.problems.push({ path: entry, error });
+            failedBelow = true;
+        };
+        let names = [];
+        const listed = await withRetry(dir, async () => {
+            names = external_node_fs_.readdirSync(dir);
+        });
+        if (listed)
+            fail(dir, listed);
+        const folders = [];
+        const others = [];
+        for (const name of names) {
+            const entry = external_node_path_.join(dir, name);
+            const st = lstat(entry);
+            if (!st)
+                continue;
+            if (!st.isDirectory())
+                others.push({ entry, st });
+            else if (st.dev !== device)
+                fail(entry, 'another filesystem is mounted here: not crossed');
+            else
+                folders.push(entry);
+        }
+        const unlinkEntry = async ({ entry, st }) => {
+            const problem = await withRetry(dir, () => unlink(entry));
+            if (problem)
+                fail(entry, problem);
+            else if (st.nlink <= 1)
+                result.freedBytes += st.blocks * 512;
+        };
+        // A window of a folder's files at a time, so that a huge folder queues a bounded number.
+        for (let i = 0; i < others.length; i += UNLINK_WINDOW)
+            await Promise.all(others.slice(i, i + UNLINK_WINDOW).map(unlinkEntry));
+        for (const folder of folders)
+            if (await removeFolder(folder, false))
+                failedBelow = true;
+        const st = lstat(dir);
+        // The top folder's parent is not ours to make writable.
+        const problem = await withRetry(external_node_path_.dirname(dir), () => rmdir(dir), !isTop);
+        if (!problem)
+            result.freedBytes += st ? st.blocks * 512 : 0;
+        // A folder that still holds what could not be deleted is already explained by that entry.
+        else if (!(failedBelow && problem === 'ENOTEMPTY'))
+            fail(dir, problem);
+        return failedBelow;
+    }
+    await removeFolder(top, true);
+    return result;
 }
 
+;// CONCATENATED MODULE: ./src/reap/linked-worktree.ts
+// Linked worktrees (the layout of `git worktree add`, and of the seed tool's worktree cache) as the
+// reaper sees them: a folder whose `.git` is a file `gitdir: <parent>/.git/worktrees/<id>`, registered
+// in that parent by the folder `<parent>/.git/worktrees/<id>`, whose `gitdir` file points back at the
+// worktree's `.git`. The worktree and its registration (HEAD, index, logs, refs of its own) are written by
+// whoever used the worktree: everything here reads them as data (bounded, never through a link, lstat
+// only for times), and git never runs with them. git runs on the host in the parent only (its branches).
+
+
+
+
+
+
+
+const GIT_FILE_MAX = 4096;
+/** A registration's `gitdir` names one path. */
+const GITDIR_MAX = 4096;
+/** A worktree's `.git` file: one line `gitdir: <parent>/.git/worktrees/<id>`, an absolute, normal path. */
+function parseGitFile(text) {
+    const match = /^gitdir: ([^\n\r\0]+)\n?$/.exec(text);
+    if (!match)
+        return { error: 'its .git file is not one line `gitdir: <path>`' };
+    const target = match[1];
+    if (!external_node_path_.isAbsolute(target))
+        return { error: 'its .git file names a relative path' };
+    if (external_node_path_.normalize(target) !== target)
+        return { error: 'its .git file names a path that is not in normal form' };
+    const parts = /^(\/.*)\/\.git\/worktrees\/([^/]+)$/.exec(target);
+    if (!parts || parts[2] === '.' || parts[2] === '..')
+        return { error: "its .git file names no registration in a parent's .git/worktrees/" };
+    return { parentPath: parts[1], adminDir: target, id: parts[2] };
+}
+/** The worktree's `.git` file, read as data. */
+function readGitFile(worktree) {
+    const file = readBounded(external_node_path_.join(worktree, '.git'), GIT_FILE_MAX);
+    if ('error' in file)
+        return { error: `its .git file: ${file.error}` };
+    if ('absent' in file)
+        return { error: 'its .git file is gone' };
+    return parseGitFile(file.data.toString('utf8'));
+}
+/**
+ * What every worktree of one parent shares, read once per parent in a scan: whether
+ * `<parent>/.git/worktrees` is a folder, and the real path of `<parent>/.git`. A scan reads thousands of
+ * worktrees of a few parents; removal checks each registration again byte for byte (`removeRegistrations`).
+ */
+class ParentFacts {
+    lists = new Map();
+    gitDirs = new Map();
+    worktreesFolder(dir) {
+        if (!this.lists.has(dir))
+            this.lists.set(dir, lstat(dir));
+        return this.lists.get(dir);
+    }
+    realGitDir(parentPath) {
+        if (!this.gitDirs.has(parentPath))
+            this.gitDirs.set(parentPath, realPath(external_node_path_.join(parentPath, '.git')));
+        return this.gitDirs.get(parentPath);
+    }
+}
+/**
+ * Whether the parent registers this worktree: `<parent>/.git/worktrees/<id>` is a real folder (the real
+ * path of `<parent>/.git` joined with `worktrees/<id>`), and its `gitdir` file names this worktree's `.git`
+ * (real paths compared). `worktree`: a real path whose `.git` is a file, as the scan finds it; `parents`:
+ * what the scan already read of the parent.
+ */
+function verifyRegistration(worktree, target, parents = new ParentFacts()) {
+    const foreign = (why) => ({ state: 'foreign', why });
+    const worktrees = external_node_path_.dirname(target.adminDir);
+    const list = parents.worktreesFolder(worktrees);
+    if (!list)
+        return { state: 'missing', why: `${target.parentPath} registers no worktrees any more` };
+    if (!list.isDirectory())
+        return foreign(`${worktrees} is not a folder`);
+    const admin = lstat(target.adminDir);
+    if (!admin)
+        return { state: 'missing', why: `its registration ${target.id} is gone from ${target.parentPath}` };
+    if (!admin.isDirectory())
+        return foreign(`its registration ${target.id} is not a folder`);
+    const realGitDir = parents.realGitDir(target.parentPath);
+    // Where `<parent>/.git` is a real path, so is its registration: `worktrees` and `<id>` are folders, not
+    // links (lstat above). Only otherwise is the registration's own real path asked for.
+    const realAdmin = realGitDir === external_node_path_.join(target.parentPath, '.git') ? target.adminDir : realPath(target.adminDir);
+    if (!realAdmin || !realGitDir || realAdmin !== external_node_path_.join(realGitDir, 'worktrees', target.id))
+        return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
+    const file = readBounded(external_node_path_.join(target.adminDir, 'gitdir'), GITDIR_MAX);
+    if (!('data' in file))
+        return foreign(`its registration ${target.id} has no readable gitdir file`);
+    const gitdirText = file.data.toString('utf8');
+    const named = gitdirText.replace(/\n$/, '');
+    if (!external_node_path_.isAbsolute(named) || /[\n\r\0]/.test(named))
+        return foreign(`its registration ${target.id} names no absolute path`);
+    // The worktree is a real path and its `.git` a file (the scan's lstat): naming it as it is needs no walk.
+    const own = external_node_path_.join(worktree, '.git');
+    const pointed = named === own ? own : realPath(named);
+    if (pointed !== own)
+        return foreign(`its registration ${target.id} in ${target.parentPath} belongs to another worktree`);
+    return {
+        state: 'registered',
+        gitdirText,
+        locked: lstat(external_node_path_.join(target.adminDir, 'locked')) !== undefined,
+    };
+}
+/**
+ * The system's realpath(3): the same answer as Node's own walk for a path that exists, in a fraction of its
+ * time (the scan asks three of every linked worktree); a path it cannot resolve is no path of ours.
+ */
+function realPath(p) {
+    try {
+        return external_node_fs_.realpathSync.native(p);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * HEAD and the worktree's own refs (`refs/bisect`, `refs/worktree`...) from its registration, as data.
+ * A HEAD that names a branch is resolved later, in the parent (`branchTips`): branches are the parent's.
+ */
+function readLinkedGit(adminDir) {
+    const read = readHeadAndRefs(adminDir);
+    if ('error' in read)
+        return { ok: false, error: read.error };
+    const { head, refs } = read;
+    const own = [...refs.values()];
+    if ('oid' in head)
+        return { ok: true, headOid: head.oid, named: [...new Set([head.oid, ...own])] };
+    const local = refs.get(head.ref);
+    if (local)
+        return { ok: true, headRef: head.ref, headOid: local, named: [...new Set(own)] };
+    return { ok: true, headRef: head.ref, named: [...new Set(own)] };
+}
+/**
+ * The commits these refs name in the parent (the host's own repository): read as data from its refs where
+ * that answer is sure (sandbox-files.ts `readRefTips`, what git reads too), the rest in one git process.
+ * The names come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
+ */
+async function branchTips(git, parent, refs) {
+    const tips = readRefTips(parent.gitDir, refs);
+    const asked = refs.filter((ref) => !tips.has(ref));
+    if (asked.length === 0)
+        return tips;
+    const out = await git.exec(parent.path, [
+        'for-each-ref',
+        '--format=%(objectname) %(refname)',
+        '--',
+        ...asked,
+    ]);
+    if (out.exitCode !== 0)
+        return { error: `git for-each-ref failed in the parent: ${out.stderr.trim().split('\n')[0]}` };
+    const wanted = new Set(asked);
+    for (const line of out.stdout.split('\n')) {
+        const space = line.indexOf(' ');
+        const oid = line.slice(0, space);
+        const name = line.slice(space + 1);
+        if (space > 0 && OID.test(oid) && wanted.has(name))
+            tips.set(name, oid);
+    }
+    return tips;
+}
+// Removing linked worktrees' registrations in their parent (`<parent>/.git/worktrees/<id>`), once their
+// folders are gone: as data, with the removal's own walk (no link followed), and only those registrations.
+// Not `git worktree prune`, which would judge and drop every other registration of the parent (those of
+// worktrees it cannot see from here, too), and would read files that whoever used the worktree wrote.
+/** Registrations walked at once. */
+const REGISTRATIONS_AT_ONCE = 4;
+/**
+ * The registrations of removed linked worktrees, a parent at a time, under its repository lock (taken
+ * once for its batch): in order, why each was left (undefined: it is gone). A parent whose lock cannot be
+ * had keeps its registrations, and the other parents' go on.
+ */
+async function forgetRegistrations(items) {
+    const left = items.map(() => undefined);
+    const byParent = new Map();
+    items.forEach(({ parent }, n) => {
+        const group = byParent.get(parent.gitDir);
+        if (group)
+            group.push(n);
+        else
+            byParent.set(parent.gitDir, [n]);
+    });
+    for (const [gitDir, group] of byParent) {
+        try {
+            const problems = await withRepositoryLock(gitDir, () => removeRegistrations(gitDir, group.map((n) => items[n].linked)));
+            group.forEach((n, i) => {
+                const problem = problems[i];
+                if (problem)
+                    left[n] = { reason: problem.error, problem };
+            });
+        }
+        catch (error) {
+            for (const n of group)
+                left[n] = { reason: `the parent's lock could not be taken (${error.message})` };
+        }
+    }
+    return left;
+}
+/**
+ * Removes the registrations of a batch of removed linked worktrees of one parent (`parentGitDir`), the
+ * caller holding the parent's repository lock (taken once for the batch). Each goes only when it is still a
+ * real folder whose `gitdir` file reads as the scan read it (it named its worktree then); several are
+ * walked at once (each is a handful of small files, and every unlink waits for the disk).
+ * Returns, in order, what was left of each and why (undefined: it is gone); one that cannot go leaves the
+ * others going.
+ */
+async function removeRegistrations(parentGitDir, batch, walk = removeTree) {
+    const worktrees = external_node_path_.join(parentGitDir, 'worktrees');
+    // One walk per registration: a registration named twice (the scan verifies that it points back at one
+    // worktree only, so this is never expected) is walked once, and both are told what became of it.
+    const walks = new Map();
+    const removeOnce = (linked) => {
+        const known = walks.get(linked.id);
+        if (known)
+            return known;
+        const removal = removeChecked(worktrees, linked, walk);
+        walks.set(linked.id, removal);
+        return removal;
+    };
+    const problems = await inParallel(batch, REGISTRATIONS_AT_ONCE, removeOnce);
+    // As git does when it prunes the last registration: the empty folder goes too, once one of ours went
+    // (rmdir removes only an empty folder, never a link: others' registrations are never touched).
+    if (problems.some((problem) => !problem) && lstat(worktrees)?.isDirectory())
+        try {
+            external_node_fs_.rmdirSync(worktrees);
+        }
+        catch {
+            /* other registrations are left */
+        }
+    return problems;
+}
+/** One registration, checked under the parent's lock just before its walk (see removeRegistrations). */
+async function removeChecked(worktrees, linked, walk) {
+    const admin = external_node_path_.join(worktrees, linked.id);
+    const left = (error) => ({ path: admin, error });
+    if (!linked.registered || linked.id.includes('/') || linked.id === '.' || linked.id === '..')
+        return left('not a verified registration');
+    if (!lstat(worktrees)?.isDirectory())
+        return left('.git/worktrees is not a folder');
+    const st = lstat(admin);
+    if (!st)
+        return undefined; // gone already (a person or git pruned it)
+    if (!st.isDirectory())
+        return left('it is not a folder (a symbolic link is never followed)');
+    const gitdir = readBounded(external_node_path_.join(admin, 'gitdir'), GITDIR_MAX);
+    if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
+        return left('it changed since the scan');
+    const walked = await walk(admin, st.dev);
+    return walked.problems[0];
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+// EXTERNAL MODULE: ./src/engine/inventory.ts
+var inventory = __nccwpck_require__(3190);
 ;// CONCATENATED MODULE: ./src/engine/helper-frames.ts
 /**
  * The records, read one after the other by their lengths. Reading stops at the first byte that is not
@@ -15060,525 +15830,6 @@ async function inspectChunk(engine, image, parent, chunk) {
     finally {
         await promises_.rm(dir, { recursive: true, force: true });
     }
-}
-
-;// CONCATENATED MODULE: ./src/reap/parallel.ts
-// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
-// disk or the container engine working, few enough not to swamp a shared machine.
-/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
-function inParallel(items, limit, fn) {
-    const limited = limiter(Math.max(1, limit));
-    return Promise.all(items.map((item) => limited(() => fn(item))));
-}
-/**
- * For calls that come one at a time (not as a list): each call to the returned function waits while
- * `limit` others are running; a call that ends hands its place to the longest waiting one.
- */
-function limiter(limit) {
-    let running = 0;
-    const waiting = [];
-    return async (fn) => {
-        if (running < limit)
-            running++;
-        else
-            await new Promise((resolve) => waiting.push(resolve));
-        try {
-            return await fn();
-        }
-        finally {
-            const next = waiting.shift();
-            if (next)
-                next();
-            else
-                running--;
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/reap/remove-tree.ts
-// Removing a disk sandbox safely:
-//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
-//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
-//    link only); other filesystems mounted inside are not crossed;
-//  - its `.git` folder is renamed first, in one step: from then on it is no longer a sandbox, and if that
-//    fails nothing else is touched; after that, entries that cannot be deleted are reported and the rest
-//    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
-//    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
-//  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
-// The walk that empties a folder (removeTree) judges every entry by its own lstat, never by the listing's
-// file type: a link (or a folder swapped for a link after the listing) is unlinked as a link and never
-// followed; the top folder's parent is never changed (no permission of it is touched).
-
-
-
-
-
-
-class UnsafeRemovalError extends Error {
-}
-/**
- * The name a removal gives a sandbox's `.git` before the walk: unguessable by the sandbox (a random part
- * drawn once per process), unique per removal (a count).
- */
-const renamed = { prefix: '', count: 0 };
-function removedGitName() {
-    renamed.prefix ||= (0,external_node_crypto_.randomBytes)(6).toString('hex');
-    return `.git-removed-${renamed.prefix}-${++renamed.count}`;
-}
-/**
- * Refuses anything that is not a real folder exactly two levels under the real root. Real paths are the
- * system's realpath(3), the answer of Node's own walk in one call.
- */
-function assertSandboxPath(root, target) {
-    const realRoot = external_node_fs_.realpathSync.native(root);
-    const relative = external_node_path_.relative(realRoot, target);
-    const parts = relative.split(external_node_path_.sep);
-    if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
-        throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
-    for (const dir of [external_node_path_.join(realRoot, parts[0]), target]) {
-        const st = external_node_fs_.lstatSync(dir);
-        if (!st.isDirectory())
-            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
-    }
-    if (external_node_fs_.realpathSync.native(target) !== target)
-        throw new UnsafeRemovalError(`${target} is not a real path`);
-}
-async function removeSandboxTree(root, target) {
-    assertSandboxPath(root, target);
-    const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
-    const gitDir = external_node_path_.join(target, '.git');
-    if (lstat(gitDir)) {
-        try {
-            await promises_.rename(gitDir, external_node_path_.join(target, removedGitName()));
-        }
-        catch (error) {
-            result.problems.push({ path: gitDir, error: code(error) });
-            return result;
-        }
-    }
-    result.unlinked = true;
-    add(result, await removeTree(target, external_node_fs_.lstatSync(target).dev));
-    result.gone = !lstat(target);
-    return result;
-}
-/** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
-async function removeHomeFolder(root, home, result) {
-    const realRoot = external_node_fs_.realpathSync.native(root);
-    const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
-    if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
-        throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
-    let st;
-    for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
-        st = lstat(dir);
-        if (!st)
-            return;
-        if (!st.isDirectory())
-            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
-    }
-    add(result, await removeTree(home, st.dev));
-}
-/** Adds what a walk found to the removal's account. */
-function add(result, walked) {
-    result.freedBytes += walked.freedBytes;
-    result.problems.push(...walked.problems);
-}
-function code(error) {
-    return error.code ?? String(error);
-}
-/**
- * Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem.
- * Undefined when any of it could not be read (a folder without search permission, a chain of folders
- * deeper than PATH_MAX): a size is for the report only, so a sandbox that cannot be measured is reported
- * unmeasured, never an error that stops the reap.
- */
-function measureTree(top) {
-    let total = 0;
-    let device;
-    try {
-        const st = external_node_fs_.lstatSync(top);
-        if (!st.isDirectory())
-            return undefined;
-        device = st.dev;
-        total += st.blocks * 512;
-    }
-    catch {
-        return undefined;
-    }
-    const pending = [top];
-    try {
-        while (pending.length) {
-            const dir = pending.pop();
-            for (const name of external_node_fs_.readdirSync(dir)) {
-                const entry = external_node_path_.join(dir, name);
-                const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
-                if (!st)
-                    continue;
-                total += st.blocks * 512;
-                if (st.isDirectory() && st.dev === device)
-                    pending.push(entry);
-            }
-        }
-    }
-    catch {
-        return undefined;
-    }
-    return total;
-}
-/** Files of one folder deleted at once. */
-const UNLINK_WINDOW = 64;
-/**
- * Empties and removes `top` (a real folder on `device`, checked by the caller): a folder's files are
- * deleted together through libuv's thread pool (a window at a time), folders one after the other.
- */
-async function removeTree(top, device) {
-    const uid = process.getuid?.();
-    const result = { freedBytes: 0, problems: [] };
-    const code = (error) => error?.code ?? String(error);
-    const unlink = (entry) => promises_.unlink(entry);
-    const rmdir = (dir) => promises_.rmdir(dir);
-    /** A folder we own but may not write or search: made ours to empty; true: try again. */
-    function makeWritable(dir, error) {
-        const c = code(error);
-        if (c !== 'EACCES' && c !== 'EPERM')
-            return false;
-        try {
-            const st = external_node_fs_.lstatSync(dir);
-            if (!st.isDirectory() || st.uid !== uid)
-                return false;
-            if ((st.mode & 0o700) !== 0o700)
-                external_node_fs_.chmodSync(dir, (st.mode & 0o7777) | 0o700);
-            return true;
-        }
-        catch {
-            return false;
-        }
-    }
-    /** Calls `attempt`, once more after making `dir` writable when that is why it failed; the error code. */
-    async function withRetry(dir, attempt, mayFix = true) {
-        try {
-            await attempt();
-            return undefined;
-        }
-        catch (error) {
-            if (code(error) === 'ENOENT')
-                return undefined;
-            if (!mayFix || !makeWritable(dir, error))
-                return code(error);
-        }
-        try {
-            await attempt();
-            return undefined;
-        }
-        catch (again) {
-            return code(again) === 'ENOENT' ? undefined : code(again);
-        }
-    }
-    /** Empties and removes `dir`; true when anything below it could not be deleted. */
-    async function removeFolder(dir, isTop) {
-        let failedBelow = false;
-        const fail = (entry, error) => {
-            result.problems.push({ path: entry, error });
-            failedBelow = true;
-        };
-        let names = [];
-        const listed = await withRetry(dir, async () => {
-            names = external_node_fs_.readdirSync(dir);
-        });
-        if (listed)
-            fail(dir, listed);
-        const folders = [];
-        const others = [];
-        for (const name of names) {
-            const entry = external_node_path_.join(dir, name);
-            const st = lstat(entry);
-            if (!st)
-                continue;
-            if (!st.isDirectory())
-                others.push({ entry, st });
-            else if (st.dev !== device)
-                fail(entry, 'another filesystem is mounted here: not crossed');
-            else
-                folders.push(entry);
-        }
-        const unlinkEntry = async ({ entry, st }) => {
-            const problem = await withRetry(dir, () => unlink(entry));
-            if (problem)
-                fail(entry, problem);
-            else if (st.nlink <= 1)
-                result.freedBytes += st.blocks * 512;
-        };
-        // A window of a folder's files at a time, so that a huge folder queues a bounded number.
-        for (let i = 0; i < others.length; i += UNLINK_WINDOW)
-            await Promise.all(others.slice(i, i + UNLINK_WINDOW).map(unlinkEntry));
-        for (const folder of folders)
-            if (await removeFolder(folder, false))
-                failedBelow = true;
-        const st = lstat(dir);
-        // The top folder's parent is not ours to make writable.
-        const problem = await withRetry(external_node_path_.dirname(dir), () => rmdir(dir), !isTop);
-        if (!problem)
-            result.freedBytes += st ? st.blocks * 512 : 0;
-        // A folder that still holds what could not be deleted is already explained by that entry.
-        else if (!(failedBelow && problem === 'ENOTEMPTY'))
-            fail(dir, problem);
-        return failedBelow;
-    }
-    await removeFolder(top, true);
-    return result;
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-// EXTERNAL MODULE: ./src/engine/inventory.ts
-var inventory = __nccwpck_require__(3190);
-;// CONCATENATED MODULE: ./src/reap/linked-worktree.ts
-// Linked worktrees (the layout of `git worktree add`, and of the seed tool's worktree cache) as the
-// reaper sees them: a folder whose `.git` is a file `gitdir: <parent>/.git/worktrees/<id>`, registered
-// in that parent by the folder `<parent>/.git/worktrees/<id>`, whose `gitdir` file points back at the
-// worktree's `.git`. The worktree and its registration (HEAD, index, logs, refs of its own) are written by
-// whoever used the worktree: everything here reads them as data (bounded, never through a link, lstat
-// only for times), and git never runs with them. git runs on the host in the parent only (its branches).
-
-
-
-
-
-
-
-const GIT_FILE_MAX = 4096;
-/** A registration's `gitdir` names one path. */
-const GITDIR_MAX = 4096;
-/** A worktree's `.git` file: one line `gitdir: <parent>/.git/worktrees/<id>`, an absolute, normal path. */
-function parseGitFile(text) {
-    const match = /^gitdir: ([^\n\r\0]+)\n?$/.exec(text);
-    if (!match)
-        return { error: 'its .git file is not one line `gitdir: <path>`' };
-    const target = match[1];
-    if (!external_node_path_.isAbsolute(target))
-        return { error: 'its .git file names a relative path' };
-    if (external_node_path_.normalize(target) !== target)
-        return { error: 'its .git file names a path that is not in normal form' };
-    const parts = /^(\/.*)\/\.git\/worktrees\/([^/]+)$/.exec(target);
-    if (!parts || parts[2] === '.' || parts[2] === '..')
-        return { error: "its .git file names no registration in a parent's .git/worktrees/" };
-    return { parentPath: parts[1], adminDir: target, id: parts[2] };
-}
-/** The worktree's `.git` file, read as data. */
-function readGitFile(worktree) {
-    const file = readBounded(external_node_path_.join(worktree, '.git'), GIT_FILE_MAX);
-    if ('error' in file)
-        return { error: `its .git file: ${file.error}` };
-    if ('absent' in file)
-        return { error: 'its .git file is gone' };
-    return parseGitFile(file.data.toString('utf8'));
-}
-/**
- * What every worktree of one parent shares, read once per parent in a scan: whether
- * `<parent>/.git/worktrees` is a folder, and the real path of `<parent>/.git`. A scan reads thousands of
- * worktrees of a few parents; removal checks each registration again byte for byte (`removeRegistrations`).
- */
-class ParentFacts {
-    lists = new Map();
-    gitDirs = new Map();
-    worktreesFolder(dir) {
-        if (!this.lists.has(dir))
-            this.lists.set(dir, lstat(dir));
-        return this.lists.get(dir);
-    }
-    realGitDir(parentPath) {
-        if (!this.gitDirs.has(parentPath))
-            this.gitDirs.set(parentPath, realPath(external_node_path_.join(parentPath, '.git')));
-        return this.gitDirs.get(parentPath);
-    }
-}
-/**
- * Whether the parent registers this worktree: `<parent>/.git/worktrees/<id>` is a real folder (the real
- * path of `<parent>/.git` joined with `worktrees/<id>`), and its `gitdir` file names this worktree's `.git`
- * (real paths compared). `worktree`: a real path whose `.git` is a file, as the scan finds it; `parents`:
- * what the scan already read of the parent.
- */
-function verifyRegistration(worktree, target, parents = new ParentFacts()) {
-    const foreign = (why) => ({ state: 'foreign', why });
-    const worktrees = external_node_path_.dirname(target.adminDir);
-    const list = parents.worktreesFolder(worktrees);
-    if (!list)
-        return { state: 'missing', why: `${target.parentPath} registers no worktrees any more` };
-    if (!list.isDirectory())
-        return foreign(`${worktrees} is not a folder`);
-    const admin = lstat(target.adminDir);
-    if (!admin)
-        return { state: 'missing', why: `its registration ${target.id} is gone from ${target.parentPath}` };
-    if (!admin.isDirectory())
-        return foreign(`its registration ${target.id} is not a folder`);
-    const realGitDir = parents.realGitDir(target.parentPath);
-    // Where `<parent>/.git` is a real path, so is its registration: `worktrees` and `<id>` are folders, not
-    // links (lstat above). Only otherwise is the registration's own real path asked for.
-    const realAdmin = realGitDir === external_node_path_.join(target.parentPath, '.git') ? target.adminDir : realPath(target.adminDir);
-    if (!realAdmin || !realGitDir || realAdmin !== external_node_path_.join(realGitDir, 'worktrees', target.id))
-        return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
-    const file = readBounded(external_node_path_.join(target.adminDir, 'gitdir'), GITDIR_MAX);
-    if (!('data' in file))
-        return foreign(`its registration ${target.id} has no readable gitdir file`);
-    const gitdirText = file.data.toString('utf8');
-    const named = gitdirText.replace(/\n$/, '');
-    if (!external_node_path_.isAbsolute(named) || /[\n\r\0]/.test(named))
-        return foreign(`its registration ${target.id} names no absolute path`);
-    // The worktree is a real path and its `.git` a file (the scan's lstat): naming it as it is needs no walk.
-    const own = external_node_path_.join(worktree, '.git');
-    const pointed = named === own ? own : realPath(named);
-    if (pointed !== own)
-        return foreign(`its registration ${target.id} in ${target.parentPath} belongs to another worktree`);
-    return {
-        state: 'registered',
-        gitdirText,
-        locked: lstat(external_node_path_.join(target.adminDir, 'locked')) !== undefined,
-    };
-}
-/**
- * The system's realpath(3): the same answer as Node's own walk for a path that exists, in a fraction of its
- * time (the scan asks three of every linked worktree); a path it cannot resolve is no path of ours.
- */
-function realPath(p) {
-    try {
-        return external_node_fs_.realpathSync.native(p);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * HEAD and the worktree's own refs (`refs/bisect`, `refs/worktree`...) from its registration, as data.
- * A HEAD that names a branch is resolved later, in the parent (`branchTips`): branches are the parent's.
- */
-function readLinkedGit(adminDir) {
-    const read = readHeadAndRefs(adminDir);
-    if ('error' in read)
-        return { ok: false, error: read.error };
-    const { head, refs } = read;
-    const own = [...refs.values()];
-    if ('oid' in head)
-        return { ok: true, headOid: head.oid, named: [...new Set([head.oid, ...own])] };
-    const local = refs.get(head.ref);
-    if (local)
-        return { ok: true, headRef: head.ref, headOid: local, named: [...new Set(own)] };
-    return { ok: true, headRef: head.ref, named: [...new Set(own)] };
-}
-/**
- * The commits these refs name in the parent (the host's own repository): read as data from its refs where
- * that answer is sure (sandbox-files.ts `readRefTips`, what git reads too), the rest in one git process.
- * The names come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
- */
-async function branchTips(git, parent, refs) {
-    const tips = readRefTips(parent.gitDir, refs);
-    const asked = refs.filter((ref) => !tips.has(ref));
-    if (asked.length === 0)
-        return tips;
-    const out = await git.exec(parent.path, [
-        'for-each-ref',
-        '--format=%(objectname) %(refname)',
-        '--',
-        ...asked,
-    ]);
-    if (out.exitCode !== 0)
-        return { error: `git for-each-ref failed in the parent: ${out.stderr.trim().split('\n')[0]}` };
-    const wanted = new Set(asked);
-    for (const line of out.stdout.split('\n')) {
-        const space = line.indexOf(' ');
-        const oid = line.slice(0, space);
-        const name = line.slice(space + 1);
-        if (space > 0 && OID.test(oid) && wanted.has(name))
-            tips.set(name, oid);
-    }
-    return tips;
-}
-// Removing linked worktrees' registrations in their parent (`<parent>/.git/worktrees/<id>`), once their
-// folders are gone: as data, with the removal's own walk (no link followed), and only those registrations.
-// Not `git worktree prune`, which would judge and drop every other registration of the parent (those of
-// worktrees it cannot see from here, too), and would read files that whoever used the worktree wrote.
-/** Registrations walked at once. */
-const REGISTRATIONS_AT_ONCE = 4;
-/**
- * The registrations of removed linked worktrees, a parent at a time, under its repository lock (taken
- * once for its batch): in order, why each was left (undefined: it is gone). A parent whose lock cannot be
- * had keeps its registrations, and the other parents' go on.
- */
-async function forgetRegistrations(items) {
-    const left = items.map(() => undefined);
-    const byParent = new Map();
-    items.forEach(({ parent }, n) => {
-        const group = byParent.get(parent.gitDir);
-        if (group)
-            group.push(n);
-        else
-            byParent.set(parent.gitDir, [n]);
-    });
-    for (const [gitDir, group] of byParent) {
-        try {
-            const problems = await withRepositoryLock(gitDir, () => removeRegistrations(gitDir, group.map((n) => items[n].linked)));
-            group.forEach((n, i) => {
-                const problem = problems[i];
-                if (problem)
-                    left[n] = { reason: problem.error, problem };
-            });
-        }
-        catch (error) {
-            for (const n of group)
-                left[n] = { reason: `the parent's lock could not be taken (${error.message})` };
-        }
-    }
-    return left;
-}
-/**
- * Removes the registrations of a batch of removed linked worktrees of one parent (`parentGitDir`), the
- * caller holding the parent's repository lock (taken once for the batch). Each goes only when it is still a
- * real folder whose `gitdir` file reads as the scan read it (it named its worktree then); several are
- * walked at once (each is a handful of small files, and every unlink waits for the disk).
- * Returns, in order, what was left of each and why (undefined: it is gone); one that cannot go leaves the
- * others going.
- */
-async function removeRegistrations(parentGitDir, batch, walk = removeTree) {
-    const worktrees = external_node_path_.join(parentGitDir, 'worktrees');
-    // One walk per registration: a registration named twice (the scan verifies that it points back at one
-    // worktree only, so this is never expected) is walked once, and both are told what became of it.
-    const walks = new Map();
-    const removeOnce = (linked) => {
-        const known = walks.get(linked.id);
-        if (known)
-            return known;
-        const removal = removeChecked(worktrees, linked, walk);
-        walks.set(linked.id, removal);
-        return removal;
-    };
-    const problems = await inParallel(batch, REGISTRATIONS_AT_ONCE, removeOnce);
-    // As git does when it prunes the last registration: the empty folder goes too, once one of ours went
-    // (rmdir removes only an empty folder, never a link: others' registrations are never touched).
-    if (problems.some((problem) => !problem) && lstat(worktrees)?.isDirectory())
-        try {
-            external_node_fs_.rmdirSync(worktrees);
-        }
-        catch {
-            /* other registrations are left */
-        }
-    return problems;
-}
-/** One registration, checked under the parent's lock just before its walk (see removeRegistrations). */
-async function removeChecked(worktrees, linked, walk) {
-    const admin = external_node_path_.join(worktrees, linked.id);
-    const left = (error) => ({ path: admin, error });
-    if (!linked.registered || linked.id.includes('/') || linked.id === '.' || linked.id === '..')
-        return left('not a verified registration');
-    if (!lstat(worktrees)?.isDirectory())
-        return left('.git/worktrees is not a folder');
-    const st = lstat(admin);
-    if (!st)
-        return undefined; // gone already (a person or git pruned it)
-    if (!st.isDirectory())
-        return left('it is not a folder (a symbolic link is never followed)');
-    const gitdir = readBounded(external_node_path_.join(admin, 'gitdir'), GITDIR_MAX);
-    if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
-        return left('it changed since the scan');
-    const walked = await walk(admin, st.dev);
-    return walked.problems[0];
 }
 
 ;// CONCATENATED MODULE: ./src/reap/scan-parents.ts
@@ -16032,6 +16283,373 @@ function isCheckable(s) {
 }
 /** Sandbox names as this action makes them: no path separators, never starting with a dot. */
 
+;// CONCATENATED MODULE: ./src/reap/execute.ts
+// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
+// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
+// when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
+// or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
+// in the parent (linked-worktree.ts, under the parent's repository lock); an orphan loses its folders or
+// volume only.
+// On disk the reaper removes the folders itself first, carefully (remove-tree.ts): links are never followed,
+// and what cannot be deleted is reported while the rest goes.
+
+
+
+
+
+
+
+
+
+
+
+
+/** Removals running at once, and parents whose batches are removed at once. */
+const REMOVALS_IN_FLIGHT = 4;
+const PARENTS_AT_ONCE = 4;
+/**
+ * Sandboxes of one parent removed together: locked, looked at again and removed, then their records
+ * dropped together (one repository lock, two git processes) before their locks are released; volumes
+ * are looked at again by one helper per batch.
+ */
+const BATCH = 32;
+/**
+ * Removes every sandbox decided for removal: disk sandboxes a batch of one parent at a time (a few
+ * parents at once), then volumes. One sandbox that fails in any step gets an outcome that says why, and
+ * every other goes on: a failure is never the whole run's.
+ */
+async function carryOut(removals, deps) {
+    const outcomes = new Map();
+    const byParent = batchesByParent(removals.filter((r) => !r.sandbox.volume));
+    await inParallel([...byParent.values()], PARENTS_AT_ONCE, async (batches) => {
+        for (const batch of batches)
+            await removeBatch(batch, deps, outcomes, diskActivityNow);
+    });
+    const volumes = removals.filter((r) => r.sandbox.volume);
+    for (let i = 0; i < volumes.length; i += BATCH)
+        await removeBatch(volumes.slice(i, i + BATCH), deps, outcomes, volumeActivityNow(deps));
+    return outcomes;
+}
+const diskActivityNow = async () => (removal) => {
+    const { sandbox } = removal;
+    return lastActivity([...diskActivity(sandbox.hostPath, gitDirOf(sandbox)).times, sandbox.createdMs]);
+};
+const volumeActivityNow = (deps) => async (locked) => {
+    const seen = await volumeActivity(locked, deps);
+    return (removal) => seen.get(removal.sandbox.key);
+};
+/**
+ * One batch (disk sandboxes of one parent, or volumes): each locked, its activity read again and, when
+ * nothing happened since the scan, removed; then the parent forgets the removed ones (records,
+ * registrations), the project folders left empty go, the locks are released and the outcomes logged.
+ */
+async function removeBatch(batch, deps, outcomes, activityNow) {
+    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
+    try {
+        const activityOf = await activityNow(batch.filter((_, n) => !('refused' in locks[n])));
+        const forget = forgetNothing();
+        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+            const held = locks[batch.indexOf(removal)];
+            if ('refused' in held)
+                return skipped(held.refused);
+            try {
+                return await removeOne(removal, activityOf(removal), { ...deps, forget });
+            }
+            catch (error) {
+                return failed(error.message);
+            }
+        });
+        await forgetAll(batch, done, forget, deps);
+        batch.forEach((removal, n) => {
+            outcomes.set(removal.decision.key, done[n]);
+            deps.log(removalLine(removal.decision, done[n]));
+        });
+    }
+    finally {
+        await release(locks);
+    }
+}
+/**
+ * What a batch leaves to do once its folders are gone: the removed folders' records, the linked
+ * worktrees' registrations, then the project folders left empty. Never throws: what could not be done
+ * is said on the outcomes of the sandboxes it concerns.
+ */
+async function forgetAll(batch, done, forget, deps) {
+    try {
+        await forgetBatch(batch, done, forget, deps);
+        const left = await forgetRegistrations(forget.registrations);
+        forget.registrations.forEach(({ outcome }, n) => {
+            const why = left[n];
+            if (!why)
+                return;
+            if (why.problem)
+                outcome.problems.push(why.problem);
+            outcome.status = 'partly removed';
+            outcome.detail = `its registration was left: ${why.reason}`;
+        });
+    }
+    catch (error) {
+        for (const outcome of done)
+            if (outcome.status === 'removed') {
+                outcome.status = 'partly removed';
+                outcome.detail = `its folders went, but what its parent keeps of it may be left (${error.message})`;
+            }
+    }
+    for (const dir of forget.projectDirs)
+        await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
+}
+/**
+ * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
+ * sandbox whose records cannot be dropped leaves the others' dropped (its own outcome says so).
+ */
+async function forgetBatch(batch, done, forget, deps) {
+    const { sandboxes } = forget;
+    if (!sandboxes.length)
+        return;
+    try {
+        await forgetSandboxes(deps.git, sandboxes, readRecordNames);
+        return;
+    }
+    catch {
+        // one at a time below
+    }
+    for (const sandbox of sandboxes) {
+        try {
+            await forgetSandboxes(deps.git, [sandbox], readRecordNames);
+        }
+        catch (error) {
+            const outcome = done[batch.findIndex((r) => r.sandbox.location === sandbox)];
+            if (outcome) {
+                outcome.status = 'partly removed';
+                outcome.detail = `its folders went, but its parent's records of it could not be dropped (${error.message})`;
+            }
+        }
+    }
+}
+/** The removals in batches, by parent (orphans and sandboxes without a parent together: ''). */
+function batchesByParent(removals) {
+    const byParent = new Map();
+    for (const removal of removals) {
+        const { parent, orphan } = removal.sandbox;
+        const key = parent && !orphan ? parent.gitDir : '';
+        const group = byParent.get(key);
+        if (group)
+            group.push(removal);
+        else
+            byParent.set(key, [removal]);
+    }
+    const batches = new Map();
+    for (const [parent, group] of byParent) {
+        const cut = [];
+        for (let i = 0; i < group.length; i += BATCH)
+            cut.push(group.slice(i, i + BATCH));
+        batches.set(parent, cut);
+    }
+    return batches;
+}
+function forgetNothing() {
+    return { sandboxes: [], registrations: [], projectDirs: new Set() };
+}
+async function release(locks) {
+    await Promise.all(locks.flatMap((held) => (held && 'release' in held && held.release ? [held.release()] : [])));
+}
+function lock(sandbox) {
+    return !sandbox.parent || sandbox.orphan
+        ? Promise.resolve({})
+        : tryLockSandbox(sandbox.parent.gitDir, sandbox.sandbox);
+}
+/** The newest activity of each volume now, seen by helpers. */
+async function volumeActivity(volumes, deps) {
+    const copies = volumes.map(({ sandbox }) => ({ ...sandbox }));
+    if (copies.length)
+        await lookAtVolumes(deps.engine, deps.image, copies);
+    return new Map(copies.map((s) => [s.key, s.lastActivityMs]));
+}
+function skipped(detail) {
+    return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
+}
+function failed(detail) {
+    return { status: 'not removed', detail, freedBytes: 0, archived: [], problems: [] };
+}
+async function removeOne({ decision, sandbox }, activity, deps) {
+    if (activity === undefined)
+        return skipped('its activity could not be read again');
+    if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
+        return skipped('activity since the scan');
+    const outcome = skipped('');
+    delete outcome.detail;
+    const refused = decision.archive && sandbox.hostPath ? await deps.diskHelpersRefused?.() : undefined;
+    if (refused) {
+        outcome.detail = `not archived: ${refused}`;
+        return outcome;
+    }
+    if (decision.archive) {
+        try {
+            outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
+        }
+        catch (error) {
+            outcome.detail = `archiving failed (${error.message})`;
+            return outcome;
+        }
+    }
+    try {
+        if (sandbox.volume)
+            await removeVolume(sandbox, decision, deps, outcome);
+        else
+            await removeFolders(sandbox, deps, outcome);
+    }
+    catch (error) {
+        outcome.status = 'not removed';
+        outcome.detail = error.message;
+    }
+    return outcome;
+}
+async function removeVolume(sandbox, decision, deps, outcome) {
+    // An orphan's records went with its parent: only the volume is left to remove.
+    if (sandbox.location && !sandbox.orphan)
+        await removeSandbox(deps.git, deps.engine, sandbox.location);
+    else
+        await deps.engine.removeVolume(sandbox.volume);
+    outcome.status = 'removed';
+    outcome.freedBytes = decision.sizeBytes ?? 0;
+}
+async function removeFolders(sandbox, deps, outcome) {
+    const tree = await removeSandboxTree(deps.root, sandbox.hostPath);
+    if (tree.unlinked && sandbox.homePath)
+        await removeHomeFolder(deps.root, sandbox.homePath, tree);
+    outcome.freedBytes = tree.freedBytes;
+    outcome.problems = tree.problems;
+    if (!tree.unlinked) {
+        outcome.status = 'not removed';
+        outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
+        return;
+    }
+    // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
+    // project folder goes with its last sandbox.
+    const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+    if (location)
+        deps.forget.sandboxes.push(location);
+    if (sandbox.linked?.registered && sandbox.parent && !sandbox.orphan)
+        deps.forget.registrations.push({ parent: sandbox.parent, linked: sandbox.linked, outcome });
+    deps.forget.projectDirs.add(external_node_path_.dirname(sandbox.hostPath));
+    if (tree.problems.length === 0) {
+        outcome.status = 'removed';
+        return;
+    }
+    outcome.status = 'partly removed';
+    outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+}
+/** The log line of one removal carried out. */
+function removalLine(decision, outcome) {
+    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+    const detail = outcome.detail ? `: ${outcome.detail}` : '';
+    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+    // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
+    return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
+}
+
+// EXTERNAL MODULE: ./src/engine/host-image.ts
+var host_image = __nccwpck_require__(3858);
+;// CONCATENATED MODULE: ./src/engine/helper-image.ts
+// The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
+// `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
+// layer imported into the engine (`docker import`, `podman import`, rootless too). So the reaper's verdict
+// on a sandbox (its activity, its work, its size) never rests on a program from the `image` input, which
+// may lie; that image then only runs run mode's command. host-image.ts makes, checks and caches it.
+
+
+
+
+
+
+
+/** What the reaper's helper scripts call (inspection, archives, capture for archives). */
+const HELPER_PROGRAMS = [
+    'sh',
+    'git',
+    'cat',
+    'cp',
+    'cut',
+    'du',
+    'find',
+    'gzip',
+    'head',
+    'mkdir',
+    'mktemp',
+    'mv',
+    'printf',
+    'rm',
+    'stat',
+    'tar',
+    'touch',
+    'tr',
+    'wc',
+];
+const HELPER_IMAGE_REPOSITORY = 'localhost/worktree-sandbox-helper';
+const HELPER_IMAGE_LABEL = (0,engine_labels/* label */.Pf)('helper-image');
+/** Where the programs are looked for on the host, in this order (the system's own folders first). */
+const HOST_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+/**
+ * The helper image's name in this engine, made first when missing (once per process and engine; a failure
+ * is not remembered). Throws when the host lacks a program or the engine refuses the import: the reaper
+ * then decides nothing rather than trust another image.
+ */
+function controlledHelperImage(engine) {
+    return (0,host_image/* hostImage */.mW)(engine, {
+        repository: HELPER_IMAGE_REPOSITORY,
+        label: HELPER_IMAGE_LABEL,
+        what: 'the helper image',
+        entries: helperLayerEntries,
+    });
+}
+function helperImageOnDemand(engine) {
+    let image;
+    return () => (image ??= controlledHelperImage(engine));
+}
+/** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
+async function helperLayerEntries() {
+    const entries = new host_image/* LayerEntries */.cy();
+    const found = HELPER_PROGRAMS.map((program) => {
+        const at = hostProgram(program);
+        if (!at)
+            throw new Error(`the helper image needs ${program}, which is not in ${HOST_DIRS.join(':')}`);
+        return at;
+    });
+    HELPER_PROGRAMS.forEach((program, n) => entries.file(`/usr/bin/${program}`, found[n]));
+    const gitPath = found[HELPER_PROGRAMS.indexOf('git')];
+    // One ldd for every program: the start-up of every reap pays for it.
+    for (const lib of await (0,host_image/* sharedLibraries */.Xo)([...new Set(found)], 'the helper image'))
+        entries.file(lib, lib);
+    // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
+    const execPath = (await (0,proc/* runProcess */.R3)(gitPath, ['--exec-path'], {
+        env: { PATH: host_image/* HOST_IMAGE_PATH */.tg },
+        limit: { ms: (0,time_limits/* timeLimitMs */.PI)('ldd'), purpose: "asking where git's sub-commands are, for the helper image" },
+    })).stdout.trim();
+    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin')
+        entries.symlink(`${execPath}/git`, '/usr/bin/git');
+    if (!entries.has('/bin'))
+        entries.symlink('/bin', 'usr/bin');
+    entries.dir('/tmp', 0o1777);
+    for (const dir of ['/dev', '/proc', '/sys', '/etc'])
+        entries.dir(dir);
+    return entries.list();
+}
+function hostProgram(name) {
+    for (const dir of HOST_DIRS) {
+        const candidate = external_node_path_.join(dir, name);
+        try {
+            const real = external_node_fs_.realpathSync(candidate);
+            const st = external_node_fs_.statSync(real);
+            if (st.isFile() && st.mode & 0o111)
+                return real;
+        }
+        catch {
+            // not here
+        }
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/reap/clean-probe.ts
 // The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
 // or says why it cannot (then git decides, in a helper container). It proves "clean" only when:
@@ -16329,154 +16947,6 @@ function blobName(content, hashBytes = 20) {
     return hash.digest('hex');
 }
 
-;// CONCATENATED MODULE: ./src/reap/decide.ts
-
-
-/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
-function assessStaleness(facts, retention, nowMs) {
-    if (facts.notSandbox)
-        return { class: 'not-a-sandbox', stale: false };
-    const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
-    const expiry = expiryDays(cls, retention);
-    const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
-    return {
-        class: cls,
-        expiryDays: expiry,
-        ageDays: age,
-        stale: isExpired(facts.lastActivityMs, nowMs, expiry),
-    };
-}
-function decide(all, policy, nowMs) {
-    const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
-    return capRemovals(decisions, policy.maxRemovals);
-}
-function decideOne(facts, policy, nowMs) {
-    const staleness = assessStaleness(facts, policy.retention, nowMs);
-    const base = keepDecision(facts, staleness);
-    if (facts.notSandbox)
-        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
-    if (!staleness.stale)
-        return { ...base, reason: freshReason(staleness) };
-    const verdict = applyGates(gateFactsOf(facts), policy);
-    const held = verdict.held ? { held: verdict.held } : {};
-    if (!verdict.remove)
-        return { ...base, reason: verdict.reason, ...held };
-    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive, ...held };
-}
-/**
- * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
- * gates apply, exactly as the reaper applies them to a stale sandbox.
- */
-function decideOnRequest(facts, policy, nowMs) {
-    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
-    const verdict = applyGates(gateFactsOf(facts), policy);
-    const held = verdict.held ? { held: verdict.held } : {};
-    if (!verdict.remove)
-        return { ...base, reason: verdict.reason, ...held };
-    // The gates speak of a stale sandbox; this one may be fresh.
-    const reason = verdict.reason.replace(/^stale and /, '');
-    return { ...base, action: 'remove', reason, archive: verdict.archive, ...held };
-}
-function keepDecision(facts, staleness) {
-    return {
-        key: facts.key,
-        sandbox: facts.sandbox,
-        project: facts.project,
-        isolation: facts.isolation,
-        where: facts.where,
-        class: staleness.class,
-        ageDays: staleness.ageDays,
-        expiryDays: staleness.expiryDays,
-        lastActivityMs: facts.lastActivityMs,
-        sizeBytes: facts.sizeBytes,
-        action: 'keep',
-        reason: '',
-    };
-}
-/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
-function gateFactsOf(facts) {
-    return {
-        notSandbox: facts.notSandbox,
-        inUse: facts.inUse,
-        orphan: facts.orphan,
-        work: facts.orphan
-            ? { state: 'unchecked' }
-            : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
-    };
-}
-function freshReason(staleness) {
-    if (staleness.ageDays === undefined)
-        return 'age unknown (no activity signal could be read): kept';
-    return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
-}
-/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
-function capRemovals(decisions, maxRemovals) {
-    if (maxRemovals <= 0)
-        return decisions;
-    const removals = decisions
-        .filter((d) => d.action === 'remove')
-        .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
-    const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
-    return decisions.map((d) => deferred.has(d.key)
-        ? {
-            ...d,
-            action: 'keep',
-            archive: undefined,
-            reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
-        }
-        : d);
-}
-function applyGates(facts, options) {
-    if (facts.notSandbox)
-        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
-    if (facts.inUse)
-        return { remove: false, reason: `in use: ${facts.inUse}` };
-    const { work } = facts;
-    if (work.state === 'unchecked' || facts.orphan) {
-        const why = facts.orphan ?? 'its parent repository is gone';
-        return options.archive
-            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
-            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
-    }
-    if (work.state === 'clean')
-        return { remove: true, reason: 'stale and holds no work' };
-    const why = work.state === 'work'
-        ? `holds work: ${work.detail}`
-        : `the check for work could not run (${work.detail})`;
-    const held = work.state === 'work' && work.held ? { held: work.held } : {};
-    if (!options.force)
-        return { remove: false, reason: why, ...held };
-    return options.archive
-        ? { remove: true, reason: `force: ${why}; work archived, then removed`, archive: 'work', ...held }
-        : { remove: true, reason: `force: ${why}; removed without archive`, ...held };
-}
-function summarizeWork(checks) {
-    const found = [];
-    const failed = [];
-    const held = {};
-    if (checks.operation) {
-        found.push(checks.operation);
-        held.operation = checks.operation;
-    }
-    if ('error' in checks.uncommitted)
-        failed.push(checks.uncommitted.error);
-    else if (checks.uncommitted.value > 0) {
-        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
-        held.uncommitted = checks.uncommitted.value;
-    }
-    if ('error' in checks.unsaved)
-        failed.push(checks.unsaved.error);
-    else if (checks.unsaved.value) {
-        found.push(describeUnsaved(checks.unsaved.value));
-        held.unsaved = checks.unsaved.value;
-    }
-    if (found.length)
-        return { state: 'work', detail: found.join(', '), held };
-    if (failed.length)
-        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
-    return { state: 'clean' };
-}
-
 // EXTERNAL MODULE: ./node_modules/ignore/index.js
 var ignore = __nccwpck_require__(298);
 var ignore_default = /*#__PURE__*/__nccwpck_require__.n(ignore);
@@ -16570,7 +17040,7 @@ function untrackedFiles(worktree, unlisted, rules) {
         }
         // A nested repository is one entry for git, never entered.
         const dir = external_node_path_.join(worktree, entry.rel);
-        if (lstatOrUndefined(external_node_path_.join(dir, '.git'))) {
+        if (lstat(external_node_path_.join(dir, '.git'))) {
             untracked.push(`${entry.rel}/`);
             continue;
         }
@@ -16609,14 +17079,6 @@ function ruleFolders(unlisted) {
 /** Whether `info/exclude` of a sandbox's git folder holds any rule (not only comments and blank lines). */
 function hasOwnRules(excludeText) {
     return (excludeText ?? '').split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
-}
-function lstatOrUndefined(p) {
-    try {
-        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
-    }
-    catch {
-        return undefined;
-    }
 }
 /**
  * The `.gitignore` files a question needs, as `cat-file` names them: each folder's in `headTree`. A
@@ -17433,6 +17895,155 @@ async function inUseReason(sandbox, usage) {
     if (process)
         return `process ${process.pid} has its working directory in it`;
     return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/reap.ts
+// The reaper, as a story: scan, judge the age of everything found, look closer at the stale only (in
+// use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
+// @actions/core: the action and a CLI both drive it through a Ui.
+
+
+
+
+
+
+
+
+
+/** The reaper's options from the validated settings (the action and the CLI alike). */
+function reapOptionsFrom(settings) {
+    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
+    return {
+        worktreeRoot,
+        volumePrefix,
+        engine,
+        image,
+        retention: settings,
+        dryRun,
+        maxRemovals,
+        force,
+        archiveDir,
+    };
+}
+async function reap(options, ui = silentUi, tools) {
+    const nowMs = options.now ?? Date.now();
+    const opened = await openReaper(options, ui, { tell: true, tools });
+    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+    if (!options.dryRun)
+        await (0,leftovers/* reportLeftNetworkContainers */.S8)(engine, ui);
+    for (const warning of scan.warnings)
+        ui.warning(warning);
+    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
+    // Which containers use what is asked now, beside the removal of left probes: two engine calls at once.
+    const usage = stale.length ? observeUsage(engine) : undefined;
+    if (!options.dryRun) {
+        const probes = await removeStaleProbes(engine);
+        if (probes.length)
+            ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
+    }
+    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, {
+            git,
+            engine,
+            image: helperImage,
+            diskHelpersRefused,
+            usage,
+        });
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
+        return looked;
+    });
+    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+    const lookedAt = new Set(stale.map((s) => s.key));
+    await ui.group('Decisions', async () => {
+        const lines = decisions.map((d) => sandboxText(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
+        // A line per decision, in one write; with the facts of each below it when debug lines are shown.
+        if (!ui.debugging) {
+            if (lines.length)
+                ui.info(lines.join('\n'));
+        }
+        else
+            decisions.forEach((d, i) => {
+                ui.info(lines[i]);
+                ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+            });
+    });
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    let outcomes = new Map();
+    if (!options.dryRun && removals.length) {
+        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            const started = Date.now();
+            const deps = removalDeps(opened, {
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+            });
+            const done = await carryOut(removals, deps);
+            ui.info(`Done in ${elapsed(started)}.`);
+            return done;
+        });
+    }
+    else if (options.dryRun) {
+        for (const { decision, sandbox } of removals)
+            if (decision.sizeBytes === undefined && sandbox.hostPath)
+                decision.sizeBytes = measureTree(sandbox.hostPath);
+    }
+    const sandboxes = decisions.map((d) => report(d, options.dryRun, outcomes.get(d.key)));
+    const freedBytes = sandboxes.reduce((sum, s) => sum + (options.dryRun ? (s.result === 'would remove' ? (s.sizeBytes ?? 0) : 0) : (s.freedBytes ?? 0)), 0);
+    return {
+        dryRun: options.dryRun,
+        sandboxes,
+        freedBytes,
+        warnings: scan.warnings,
+        stats: {
+            found: scan.sandboxes.length,
+            stale: stale.length,
+            provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
+        },
+    };
+}
+function elapsed(started, ended = Date.now()) {
+    return `${((ended - started) / 1000).toFixed(2)} s`;
+}
+function report(d, dryRun, outcome) {
+    if (d.action !== 'remove')
+        return { ...d, result: 'kept' };
+    if (dryRun)
+        return { ...d, result: 'would remove' };
+    if (!outcome)
+        return { ...d, result: 'kept', detail: 'not attempted' };
+    const base = {
+        ...d,
+        sizeBytes: d.sizeBytes ?? (d.isolation === 'disk' ? outcome.freedBytes : undefined),
+        freedBytes: outcome.freedBytes,
+        archived: outcome.archived,
+        problems: outcome.problems,
+        detail: outcome.detail,
+    };
+    if (outcome.status === 'removed')
+        return { ...base, result: 'removed' };
+    if (outcome.status === 'partly removed')
+        return { ...base, result: 'partly removed' };
+    if (outcome.status === 'not removed')
+        return { ...base, result: 'kept', failed: true };
+    return { ...base, result: 'kept' };
+}
+/** What carrying out removals needs, from what the reaper opened with. */
+function removalDeps(opened, options) {
+    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+    return {
+        git,
+        engine,
+        image: helperImage,
+        root: scan.root,
+        diskHelpersRefused,
+        ...options,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/listing.ts
@@ -20352,15 +20963,10 @@ function terminalUi(options = {}) {
 
 
 
+
 async function listCommand(settings, json) {
     const ui = terminalUi({ quiet: true, spinner: true });
-    const found = await listSandboxes({
-        worktreeRoot: settings.worktreeRoot,
-        volumePrefix: settings.volumePrefix,
-        engine: settings.engine,
-        image: settings.image,
-        retention: settings,
-    }, ui);
+    const found = await listSandboxes(reapOptionsFrom(settings), ui);
     const entries = listEntries(found);
     if (json) {
         process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
@@ -20428,618 +21034,6 @@ function removalText(e, nowMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/reap/archive.ts
-// Saving what a removal would lose, into `archive-dir`, without running git on the host in the sandbox:
-//  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
-//    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
-//    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
-//    saved as it is. What the parent recorded and has not saved (src/sandbox/saved.ts: on no remote or
-//    tag) goes with the records: a second bundle of it is made from the parent (host git, the parent only);
-//  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
-// Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
-
-
-
-
-
-
-
-
-
-
-/** Who the snapshot commit of uncommitted work is by. */
-const ARCHIVIST = { name: 'worktree-sandbox reaper', email: 'worktree-sandbox@localhost' };
-/** The cap on one archive, bundle or .tar.gz: what the reaper saves must not fill the runner's disk. */
-const ARCHIVE_MAX_BYTES = 8 * 1024 ** 3;
-/** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
-async function archiveSandbox(sandbox, kind, deps) {
-    const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
-    await promises_.mkdir(dir, { recursive: true, mode: 0o700 });
-    const stamp = deps.now
-        .toISOString()
-        .replace(/[-:]/g, '')
-        .replace(/\.\d+Z$/, 'Z');
-    const base = external_node_path_.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
-    if (kind === 'files')
-        return [await archiveFiles(sandbox, base, deps)];
-    const recorded = await archiveRecorded(sandbox, base, deps);
-    return [await archiveWork(sandbox, base, deps), ...(recorded ? [recorded] : [])];
-}
-/**
- * The commits the parent recorded for the sandbox that it has not saved, as `<base>.recorded.bundle`
- * (undefined when there are none): removing the sandbox drops the record, the only ref some of them have.
- */
-async function archiveRecorded(sandbox, base, deps) {
-    const location = sandbox.location;
-    if (!location)
-        return undefined;
-    const { parent } = location;
-    const head = sandboxRefs(location).head;
-    if (!(await deps.git.refExists(parent.path, head)))
-        return undefined;
-    const saved = await savedRefs(deps.git, parent.path);
-    const count = await countUnsaved(deps.git, parent.path, [head], saved);
-    if (count?.count === 0)
-        return undefined;
-    const file = `${base}.recorded.bundle`;
-    await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
-    await promises_.chmod(file, 0o600);
-    return file;
-}
-async function archiveWork(sandbox, base, deps) {
-    const location = sandbox.location;
-    if (!location)
-        throw new Error('its parent does not place it here: nothing to bundle against');
-    const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
-    const captured = await captureSandbox(deps.engine, location, {
-        image: await deps.image(),
-        author: ARCHIVIST,
-        committer: ARCHIVIST,
-        exclude: recorded ? [recorded] : [],
-        maxBytes: deps.maxBytes ?? ARCHIVE_MAX_BYTES,
-        work: 'archive-capture',
-    });
-    try {
-        const file = `${base}.bundle`;
-        await promises_.copyFile(captured.bundle, file);
-        await promises_.chmod(file, 0o600);
-        return file;
-    }
-    finally {
-        await promises_.rm(captured.dir, { recursive: true, force: true });
-    }
-}
-async function archiveFiles(sandbox, base, deps) {
-    const file = `${base}.tar.gz`;
-    const maxBytes = deps.maxBytes ?? ARCHIVE_MAX_BYTES;
-    try {
-        if (sandbox.hostPath)
-            await tarOnHost(sandbox.hostPath, file, maxBytes);
-        else
-            await tarInHelper(sandbox, file, maxBytes, deps);
-        await promises_.chmod(file, 0o600);
-        return file;
-    }
-    catch (error) {
-        // Never a partial archive beside the real ones: the orphan is kept, and archived whole next time. A
-        // file that was there already (the archive is created exclusively) is not ours to remove.
-        if (error.code !== 'EEXIST')
-            await promises_.rm(file, { force: true });
-        throw error;
-    }
-}
-/** More entries than this in an orphan's folder and it is not archived (kept, with that reason). */
-const ARCHIVE_MAX_ENTRIES = 2_000_000;
-/**
- * Why an orphan's folder cannot be archived within `maxBytes`, read with lstat alone (no link followed,
- * no file opened: a FIFO or a device cannot block the walk): a file whose apparent size is over the cap
- * (a sparse file of terabytes costs no room on disk but tar would read every zero), files that add up to
- * more, or more than `maxEntries` entries. Undefined when it fits. Names come from the sandbox: quoted.
- */
-async function whyNotArchivable(top, maxBytes, maxEntries = ARCHIVE_MAX_ENTRIES) {
-    const name = (p) => `"${sandboxText(external_node_path_.relative(top, p), 200)}"`;
-    const pending = [top];
-    let entries = 0;
-    let total = 0;
-    while (pending.length) {
-        const dir = pending.pop();
-        let current = dir;
-        try {
-            // opendir reads the listing a few entries at a time: a folder of millions costs no memory.
-            for await (const entry of await promises_.opendir(dir)) {
-                if (++entries > maxEntries)
-                    return `it holds more than ${maxEntries} entries`;
-                current = external_node_path_.join(dir, entry.name);
-                const st = await promises_.lstat(current);
-                if (st.isDirectory())
-                    pending.push(current);
-                else if (st.isFile()) {
-                    if (st.size > maxBytes)
-                        return `${name(current)} is ${st.size} bytes long (apparent size), more than the archive's cap of ${maxBytes} bytes`;
-                    total += st.size;
-                    if (total > maxBytes)
-                        return `its files add up to more than the archive's cap of ${maxBytes} bytes`;
-                }
-            }
-        }
-        catch (error) {
-            return `${name(current)} could not be read (${error.code ?? 'error'})`;
-        }
-    }
-    return undefined;
-}
-/**
- * A disk orphan's folder as a .tar.gz, by GNU tar on the host: after whyNotArchivable, under a time limit
- * (its process group killed: tar's gzip too) and a byte cap on what it writes (it writes to a pipe; the
- * file stops at the cap). `--sparse` stores a sparse file's holes as holes. tar stores links as links and
- * FIFOs, sockets and devices as entries, never opening them. Its environment is ours (no TAR_OPTIONS).
- */
-async function tarOnHost(folder, file, maxBytes) {
-    const refused = await whyNotArchivable(folder, maxBytes);
-    if (refused)
-        throw new Error(refused);
-    const limitMs = (0,time_limits/* timeLimitMs */.PI)('archive-files');
-    const result = await (0,proc/* runStreaming */.SL)('tar', ['-C', external_node_path_.dirname(folder), '--sparse', '-czf', '-', '--', external_node_path_.basename(folder)], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
-        stdoutFile: { path: file, maxBytes },
-        timeLimitMs: limitMs,
-    });
-    if (result.timedOut)
-        throw new time_limits/* TimeLimitError */.$q('archive-files', folder, limitMs, 'nothing was archived; the orphan is kept', true);
-    if (result.overLimit)
-        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
-    if (result.exitCode !== 0)
-        throw new Error(`tar failed (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
-}
-/**
- * A volume orphan's files: the same check in the helper (`find`: a file larger than the cap refuses the
- * volume), then tar writes the archive to its standard output, which the host writes to the file up to
- * the cap; under the helper's time limit. $1: the cap in bytes.
- */
-const TAR_VOLUME_SCRIPT = `set -eu
-big=$(find /v -type f -size +"$1"c | head -n 1)
-if [ -n "$big" ]; then echo "a file is larger than the archive's cap of $1 bytes (apparent size)" >&2; exit 3; fi
-exec tar -C /v -czf - .
-`;
-async function tarInHelper(sandbox, file, maxBytes, deps) {
-    const result = await deps.engine.runHelper({
-        remove: true,
-        image: await deps.image(),
-        user: (0,container_args/* userArg */.Q6)(),
-        labels: engine_labels/* HELPER_LABELS */.vJ,
-        mounts: [{ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }],
-        entrypoint: 'sh',
-        args: ['-c', TAR_VOLUME_SCRIPT, 'archive-volume', String(maxBytes)],
-    }, {
-        work: 'archive-volume',
-        where: `volume ${sandbox.volume}`,
-        consequence: 'nothing was archived; the orphan is kept',
-        unmapped: true,
-    }, { stdoutFile: { path: file, maxBytes } });
-    if (result.overLimit)
-        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
-    if (result.exitCode !== 0)
-        throw new Error(`tar failed in the helper container (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
-}
-/** tar's first line of complaint: it names the sandbox's files, so it is escaped (lone `\r` included). */
-function tarSaid(stderr) {
-    return sandboxText(stderr.trim().split('\n')[0], 1_000);
-}
-
-;// CONCATENATED MODULE: ./src/reap/execute.ts
-// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
-// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
-// when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
-// or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
-// in the parent (linked-worktree.ts, under the parent's repository lock); an orphan loses its folders or
-// volume only.
-// On disk the reaper removes the folders itself first, carefully (remove-tree.ts): links are never followed,
-// and what cannot be deleted is reported while the rest goes.
-
-
-
-
-
-
-
-
-
-
-
-
-/** Removals running at once, and parents whose batches are removed at once. */
-const REMOVALS_IN_FLIGHT = 4;
-const PARENTS_AT_ONCE = 4;
-/**
- * Sandboxes of one parent removed together: locked, looked at again and removed, then their records
- * dropped together (one repository lock, two git processes) before their locks are released; volumes
- * are looked at again by one helper per batch.
- */
-const BATCH = 32;
-/**
- * Removes every sandbox decided for removal: disk sandboxes a batch of one parent at a time (a few
- * parents at once), then volumes. One sandbox that fails in any step gets an outcome that says why, and
- * every other goes on: a failure is never the whole run's.
- */
-async function carryOut(removals, deps) {
-    const outcomes = new Map();
-    const byParent = batchesByParent(removals.filter((r) => !r.sandbox.volume));
-    await inParallel([...byParent.values()], PARENTS_AT_ONCE, async (batches) => {
-        for (const batch of batches)
-            await removeBatch(batch, deps, outcomes, diskActivityNow);
-    });
-    const volumes = removals.filter((r) => r.sandbox.volume);
-    for (let i = 0; i < volumes.length; i += BATCH)
-        await removeBatch(volumes.slice(i, i + BATCH), deps, outcomes, volumeActivityNow(deps));
-    return outcomes;
-}
-const diskActivityNow = async () => (removal) => {
-    const { sandbox } = removal;
-    return lastActivity([...diskActivity(sandbox.hostPath, gitDirOf(sandbox)).times, sandbox.createdMs]);
-};
-const volumeActivityNow = (deps) => async (locked) => {
-    const seen = await volumeActivity(locked, deps);
-    return (removal) => seen.get(removal.sandbox.key);
-};
-/**
- * One batch (disk sandboxes of one parent, or volumes): each locked, its activity read again and, when
- * nothing happened since the scan, removed; then the parent forgets the removed ones (records,
- * registrations), the project folders left empty go, the locks are released and the outcomes logged.
- */
-async function removeBatch(batch, deps, outcomes, activityNow) {
-    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
-    try {
-        const activityOf = await activityNow(batch.filter((_, n) => !('refused' in locks[n])));
-        const forget = forgetNothing();
-        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
-            const held = locks[batch.indexOf(removal)];
-            if ('refused' in held)
-                return skipped(held.refused);
-            try {
-                return await removeOne(removal, activityOf(removal), { ...deps, forget });
-            }
-            catch (error) {
-                return failed(error.message);
-            }
-        });
-        await forgetAll(batch, done, forget, deps);
-        batch.forEach((removal, n) => {
-            outcomes.set(removal.decision.key, done[n]);
-            deps.log(removalLine(removal.decision, done[n]));
-        });
-    }
-    finally {
-        await release(locks);
-    }
-}
-/**
- * What a batch leaves to do once its folders are gone: the removed folders' records, the linked
- * worktrees' registrations, then the project folders left empty. Never throws: what could not be done
- * is said on the outcomes of the sandboxes it concerns.
- */
-async function forgetAll(batch, done, forget, deps) {
-    try {
-        await forgetBatch(batch, done, forget, deps);
-        const left = await forgetRegistrations(forget.registrations);
-        forget.registrations.forEach(({ outcome }, n) => {
-            const why = left[n];
-            if (!why)
-                return;
-            if (why.problem)
-                outcome.problems.push(why.problem);
-            outcome.status = 'partly removed';
-            outcome.detail = `its registration was left: ${why.reason}`;
-        });
-    }
-    catch (error) {
-        for (const outcome of done)
-            if (outcome.status === 'removed') {
-                outcome.status = 'partly removed';
-                outcome.detail = `its folders went, but what its parent keeps of it may be left (${error.message})`;
-            }
-    }
-    for (const dir of forget.projectDirs)
-        await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
-}
-/**
- * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
- * sandbox whose records cannot be dropped leaves the others' dropped (its own outcome says so).
- */
-async function forgetBatch(batch, done, forget, deps) {
-    const { sandboxes } = forget;
-    if (!sandboxes.length)
-        return;
-    try {
-        await forgetSandboxes(deps.git, sandboxes, readRecordNames);
-        return;
-    }
-    catch {
-        // one at a time below
-    }
-    for (const sandbox of sandboxes) {
-        try {
-            await forgetSandboxes(deps.git, [sandbox], readRecordNames);
-        }
-        catch (error) {
-            const outcome = done[batch.findIndex((r) => r.sandbox.location === sandbox)];
-            if (outcome) {
-                outcome.status = 'partly removed';
-                outcome.detail = `its folders went, but its parent's records of it could not be dropped (${error.message})`;
-            }
-        }
-    }
-}
-/** The removals in batches, by parent (orphans and sandboxes without a parent together: ''). */
-function batchesByParent(removals) {
-    const byParent = new Map();
-    for (const removal of removals) {
-        const { parent, orphan } = removal.sandbox;
-        const key = parent && !orphan ? parent.gitDir : '';
-        const group = byParent.get(key);
-        if (group)
-            group.push(removal);
-        else
-            byParent.set(key, [removal]);
-    }
-    const batches = new Map();
-    for (const [parent, group] of byParent) {
-        const cut = [];
-        for (let i = 0; i < group.length; i += BATCH)
-            cut.push(group.slice(i, i + BATCH));
-        batches.set(parent, cut);
-    }
-    return batches;
-}
-function forgetNothing() {
-    return { sandboxes: [], registrations: [], projectDirs: new Set() };
-}
-async function release(locks) {
-    await Promise.all(locks.flatMap((held) => (held && 'release' in held && held.release ? [held.release()] : [])));
-}
-function lock(sandbox) {
-    return !sandbox.parent || sandbox.orphan
-        ? Promise.resolve({})
-        : tryLockSandbox(sandbox.parent.gitDir, sandbox.sandbox);
-}
-/** The newest activity of each volume now, seen by helpers. */
-async function volumeActivity(volumes, deps) {
-    const copies = volumes.map(({ sandbox }) => ({ ...sandbox }));
-    if (copies.length)
-        await lookAtVolumes(deps.engine, deps.image, copies);
-    return new Map(copies.map((s) => [s.key, s.lastActivityMs]));
-}
-function skipped(detail) {
-    return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
-}
-function failed(detail) {
-    return { status: 'not removed', detail, freedBytes: 0, archived: [], problems: [] };
-}
-async function removeOne({ decision, sandbox }, activity, deps) {
-    if (activity === undefined)
-        return skipped('its activity could not be read again');
-    if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
-        return skipped('activity since the scan');
-    const outcome = skipped('');
-    delete outcome.detail;
-    const refused = decision.archive && sandbox.hostPath ? await deps.diskHelpersRefused?.() : undefined;
-    if (refused) {
-        outcome.detail = `not archived: ${refused}`;
-        return outcome;
-    }
-    if (decision.archive) {
-        try {
-            outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
-        }
-        catch (error) {
-            outcome.detail = `archiving failed (${error.message})`;
-            return outcome;
-        }
-    }
-    try {
-        if (sandbox.volume)
-            await removeVolume(sandbox, decision, deps, outcome);
-        else
-            await removeFolders(sandbox, deps, outcome);
-    }
-    catch (error) {
-        outcome.status = 'not removed';
-        outcome.detail = error.message;
-    }
-    return outcome;
-}
-async function removeVolume(sandbox, decision, deps, outcome) {
-    // An orphan's records went with its parent: only the volume is left to remove.
-    if (sandbox.location && !sandbox.orphan)
-        await removeSandbox(deps.git, deps.engine, sandbox.location);
-    else
-        await deps.engine.removeVolume(sandbox.volume);
-    outcome.status = 'removed';
-    outcome.freedBytes = decision.sizeBytes ?? 0;
-}
-async function removeFolders(sandbox, deps, outcome) {
-    const tree = await removeSandboxTree(deps.root, sandbox.hostPath);
-    if (tree.unlinked && sandbox.homePath)
-        await removeHomeFolder(deps.root, sandbox.homePath, tree);
-    outcome.freedBytes = tree.freedBytes;
-    outcome.problems = tree.problems;
-    if (!tree.unlinked) {
-        outcome.status = 'not removed';
-        outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
-        return;
-    }
-    // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
-    // project folder goes with its last sandbox.
-    const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
-    if (location)
-        deps.forget.sandboxes.push(location);
-    if (sandbox.linked?.registered && sandbox.parent && !sandbox.orphan)
-        deps.forget.registrations.push({ parent: sandbox.parent, linked: sandbox.linked, outcome });
-    deps.forget.projectDirs.add(external_node_path_.dirname(sandbox.hostPath));
-    if (tree.problems.length === 0) {
-        outcome.status = 'removed';
-        return;
-    }
-    outcome.status = 'partly removed';
-    outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
-}
-/** The log line of one removal carried out. */
-function removalLine(decision, outcome) {
-    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
-    const detail = outcome.detail ? `: ${outcome.detail}` : '';
-    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
-    // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
-    return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
-}
-
-;// CONCATENATED MODULE: ./src/reap/reap.ts
-// The reaper, as a story: scan, judge the age of everything found, look closer at the stale only (in
-// use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
-// @actions/core: the action and a CLI both drive it through a Ui.
-
-
-
-
-
-
-
-
-
-/** The reaper's options from the validated settings (the action and the CLI alike). */
-function reapOptionsFrom(settings) {
-    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
-    return {
-        worktreeRoot,
-        volumePrefix,
-        engine,
-        image,
-        retention: settings,
-        dryRun,
-        maxRemovals,
-        force,
-        archiveDir,
-    };
-}
-async function reap(options, ui = silentUi, tools) {
-    const nowMs = options.now ?? Date.now();
-    const opened = await openReaper(options, ui, { tell: true, tools });
-    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
-    if (!options.dryRun)
-        await (0,leftovers/* reportLeftNetworkContainers */.S8)(engine, ui);
-    for (const warning of scan.warnings)
-        ui.warning(warning);
-    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
-    // Which containers use what is asked now, beside the removal of left probes: two engine calls at once.
-    const usage = stale.length ? observeUsage(engine) : undefined;
-    if (!options.dryRun) {
-        const probes = await removeStaleProbes(engine);
-        if (probes.length)
-            ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
-    }
-    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
-    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
-    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
-        const started = Date.now();
-        const looked = await lookCloser(stale, facts, {
-            git,
-            engine,
-            image: helperImage,
-            diskHelpersRefused,
-            usage,
-        });
-        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
-        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
-        return looked;
-    });
-    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
-    const lookedAt = new Set(stale.map((s) => s.key));
-    await ui.group('Decisions', async () => {
-        const lines = decisions.map((d) => sandboxText(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
-        // A line per decision, in one write; with the facts of each below it when debug lines are shown.
-        if (!ui.debugging) {
-            if (lines.length)
-                ui.info(lines.join('\n'));
-        }
-        else
-            decisions.forEach((d, i) => {
-                ui.info(lines[i]);
-                ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
-            });
-    });
-    const removals = decisions
-        .filter((d) => d.action === 'remove')
-        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
-    let outcomes = new Map();
-    if (!options.dryRun && removals.length) {
-        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
-            const started = Date.now();
-            const deps = removalDeps(opened, {
-                archiveDir: options.archiveDir,
-                now: new Date(nowMs),
-                log: (line) => ui.info(line),
-            });
-            const done = await carryOut(removals, deps);
-            ui.info(`Done in ${elapsed(started)}.`);
-            return done;
-        });
-    }
-    else if (options.dryRun) {
-        for (const { decision, sandbox } of removals)
-            if (decision.sizeBytes === undefined && sandbox.hostPath)
-                decision.sizeBytes = measureTree(sandbox.hostPath);
-    }
-    const sandboxes = decisions.map((d) => report(d, options.dryRun, outcomes.get(d.key)));
-    const freedBytes = sandboxes.reduce((sum, s) => sum + (options.dryRun ? (s.result === 'would remove' ? (s.sizeBytes ?? 0) : 0) : (s.freedBytes ?? 0)), 0);
-    return {
-        dryRun: options.dryRun,
-        sandboxes,
-        freedBytes,
-        warnings: scan.warnings,
-        stats: {
-            found: scan.sandboxes.length,
-            stale: stale.length,
-            provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
-        },
-    };
-}
-function elapsed(started, ended = Date.now()) {
-    return `${((ended - started) / 1000).toFixed(2)} s`;
-}
-function report(d, dryRun, outcome) {
-    if (d.action !== 'remove')
-        return { ...d, result: 'kept' };
-    if (dryRun)
-        return { ...d, result: 'would remove' };
-    if (!outcome)
-        return { ...d, result: 'kept', detail: 'not attempted' };
-    const base = {
-        ...d,
-        sizeBytes: d.sizeBytes ?? (d.isolation === 'disk' ? outcome.freedBytes : undefined),
-        freedBytes: outcome.freedBytes,
-        archived: outcome.archived,
-        problems: outcome.problems,
-        detail: outcome.detail,
-    };
-    if (outcome.status === 'removed')
-        return { ...base, result: 'removed' };
-    if (outcome.status === 'partly removed')
-        return { ...base, result: 'partly removed' };
-    if (outcome.status === 'not removed')
-        return { ...base, result: 'kept', failed: true };
-    return { ...base, result: 'kept' };
-}
-/** What carrying out removals needs, from what the reaper opened with. */
-function removalDeps(opened, options) {
-    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
-    return {
-        git,
-        engine,
-        image: helperImage,
-        root: scan.root,
-        diskHelpersRefused,
-        ...options,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/cli/reap-command.ts
 // `worktree-sandbox reap`: the action's reap mode from a terminal or a cron job. The same reaper; its
 // result as a text table (every entry, the most telling first) or as JSON.
@@ -21081,10 +21075,7 @@ function reapJson(result) {
 }
 function reapText(result) {
     const sorted = byInterest(result.sandboxes);
-    const reaped = sorted.filter(isReaped).length;
-    const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
-        `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
-        `${sorted.length - reaped} kept; ${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
+    const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${reapTally(result)}`;
     if (sorted.length === 0)
         return `${headline}\n`;
     const table = formatTable(['RESULT', 'PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'AGE', 'SIZE', 'REASON'], sorted.map((s) => [
@@ -21182,23 +21173,13 @@ async function removeByName(options, ui = silentUi) {
 
 
 
+
 async function rmCommand(settings, request) {
     const ui = terminalUi({ quiet: true, spinner: true });
     // A dry run creates nothing, not even the default archive folder.
     const archiveDir = settings.archiveDir || (settings.dryRun ? defaultArchivePath() : defaultArchiveDir());
-    const result = await removeByName({
-        name: request.name,
-        project: request.project,
-        isolation: request.isolation,
-        worktreeRoot: settings.worktreeRoot,
-        volumePrefix: settings.volumePrefix,
-        engine: settings.engine,
-        image: settings.image,
-        retention: settings,
-        force: settings.force,
-        archiveDir,
-        dryRun: settings.dryRun,
-    }, ui);
+    const { name, project, isolation } = request;
+    const result = await removeByName({ ...reapOptionsFrom(settings), name, project, isolation, archiveDir }, ui);
     for (const warning of result.warnings)
         ui.warning(warning);
     if (result.status === 'not found' || result.status === 'ambiguous')
