@@ -142,10 +142,11 @@ export async function importBundle(
         ? 'refs/run/branch'
         : undefined
       : 'refs/run/head';
-    // One process for every ref the store holds now (our own fixed names, not options: no --end-of-options,
-    // which rev-parse would echo); the parent's record gets exactly the source's commit.
-    const wanted = ['refs/run/head', 'refs/run/snapshot', ...(source === 'refs/run/branch' ? [source] : [])];
-    const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
+    // What the store holds now is what the header named (the fetch took the refs at those commits, or
+    // failed), or the commit the parent has that the helper named; the parent's record gets the source's.
+    const named = (ref: string) => header.refs.find((r) => r.name === ref)?.sha;
+    const head = commit(headOutside ?? named('HEAD'));
+    const snapshot = commit(named(SNAPSHOT_REF));
     let tip: string;
     if (source) {
       await git.run(
@@ -153,13 +154,17 @@ export async function importBundle(
         ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`],
         { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" },
       );
-      tip = source === 'refs/run/head' ? head : branchTip;
-    } else tip = await resolve(git, parent.path, refs.head);
-    for (const sha of [head, snapshot, tip])
-      if (!OID.test(sha ?? '')) throw new Error('The import named no commit.');
+      tip =
+        source === 'refs/run/head' ? head : commit(branchOutside ?? named(`refs/heads/${sandbox.branch}`));
+    } else tip = commit(await resolve(git, parent.path, refs.head));
     const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
     return { tip, head, snapshot, store, branchUpdate };
   });
+}
+
+function commit(sha: string | undefined): string {
+  if (!sha || !OID.test(sha)) throw new Error('The import named no commit.');
+  return sha;
 }
 
 /** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
