@@ -4906,23 +4906,27 @@ async function importBundle(git, sandbox, captured) {
                 ? 'refs/run/branch'
                 : undefined
             : 'refs/run/head';
-        // One process for every ref the store holds now (our own fixed names, not options: no --end-of-options,
-        // which rev-parse would echo); the parent's record gets exactly the source's commit.
-        const wanted = ['refs/run/head', 'refs/run/snapshot', ...(source === 'refs/run/branch' ? [source] : [])];
-        const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
+        // What the store holds now is what the header named (the fetch took the refs at those commits, or
+        // failed), or the commit the parent has that the helper named; the parent's record gets the source's.
+        const named = (ref) => header.refs.find((r) => r.name === ref)?.sha;
+        const head = commit(headOutside ?? named('HEAD'));
+        const snapshot = commit(named(bookkeeping/* SNAPSHOT_REF */.fW));
         let tip;
         if (source) {
             await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" });
-            tip = source === 'refs/run/head' ? head : branchTip;
+            tip =
+                source === 'refs/run/head' ? head : commit(branchOutside ?? named(`refs/heads/${sandbox.branch}`));
         }
         else
-            tip = await resolve(git, parent.path, refs.head);
-        for (const sha of [head, snapshot, tip])
-            if (!git_commands/* OID */.V.test(sha ?? ''))
-                throw new Error('The import named no commit.');
+            tip = commit(await resolve(git, parent.path, refs.head));
         const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
         return { tip, head, snapshot, store, branchUpdate };
     });
+}
+function commit(sha) {
+    if (!sha || !git_commands/* OID */.V.test(sha))
+        throw new Error('The import named no commit.');
+    return sha;
 }
 /** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
 async function fastForwardBranch(git, sandbox, tip) {
@@ -6220,6 +6224,7 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
     const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
     const network = spec.network;
     let outcome;
+    let exited = false;
     try {
         await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
         await promises_.writeFile(note, `${name}\n`);
@@ -6271,14 +6276,23 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
             throw new engine_error/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
+        exited = !state.running;
         outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
         return outcome;
     }
     finally {
         if (timer)
             clearTimeout(timer);
-        if (await engine.removeContainer(name))
-            await promises_.rm(note, { force: true });
+        const removal = engine.removeContainer(name).then(async (gone) => {
+            if (gone)
+                await promises_.rm(note, { force: true });
+        });
+        // A container that has exited writes nothing more: what follows (the reply's read, the capture) need
+        // not wait for its removal (docs/benchmarks.md).
+        if (exited && !network && hooks.removeLater)
+            hooks.removeLater(removal);
+        else
+            await removal;
         // The proxy and its sidecar stop with the command, after its container is gone (Podman keeps a
         // container that another one still joins); what the proxy counted is complete only then.
         if (network) {
@@ -6288,7 +6302,7 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
         }
         if (env.dir)
             await promises_.rm(env.dir, { recursive: true, force: true });
-        // Read once the container is gone (nothing writes the folder any more), then the folder goes.
+        // Read once the container has exited or is gone (nothing writes the folder any more), then it goes.
         if (reply) {
             const read = outcome ? await (0,run_reply/* readReply */.Xw)(reply.hostDir) : {};
             const left = await (0,run_reply/* removeReplyFolder */.Rz)(reply.hostDir);
@@ -6513,6 +6527,8 @@ async function runLocked(settings, deps, planned) {
     const network = (0,network_policy/* isProxied */.S7)(policy)
         ? await startCommandNetwork(engine, policy, sandbox, commandName)
         : undefined;
+    // The command's container, once it has exited, goes while the work is imported (runCommand).
+    let removal;
     try {
         // The command's container carries the probe's files: until the engine has created it, the post step
         // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
@@ -6538,6 +6554,10 @@ async function runLocked(settings, deps, planned) {
             viewProof,
         }, {
             onStart: (container) => deps.save({ container }),
+            removeLater: (underWay) => {
+                removal = underWay.then(() => deps.save({ container: undefined }));
+                removal.catch(() => undefined); // awaited below: its failure is the run's
+            },
             onCreated: viewProof ? () => deps.save({ viewProof: undefined }) : undefined,
             onLine: write,
             outputFd: write.fd,
@@ -6545,7 +6565,7 @@ async function runLocked(settings, deps, planned) {
             onStderrChunk: write.raw,
             drained: write.drained,
         })));
-        deps.save({ container: undefined, exitCode: command.exitCode });
+        deps.save({ exitCode: command.exitCode, ...(removal ? {} : { container: undefined }) });
         // What the probe made goes while the work is imported, not after it: runSandbox awaits it at the end.
         void proof.remove();
         reportCommand(ui, command);
@@ -6591,6 +6611,7 @@ async function runLocked(settings, deps, planned) {
     }
     finally {
         await network?.stop().catch(() => undefined);
+        await removal;
     }
 }
 /**
