@@ -4911,11 +4911,17 @@ async function importBundle(git, sandbox, captured) {
         const named = (ref) => header.refs.find((r) => r.name === ref)?.sha;
         const head = commit(headOutside ?? named('HEAD'));
         const snapshot = commit(named(bookkeeping/* SNAPSHOT_REF */.fW));
+        const known = source === 'refs/run/head' ? headOutside : source ? branchOutside : undefined;
         let tip;
-        if (source) {
+        if (known) {
+            // A commit the parent has (the host named it: the run's start or the parent's branch): its record is
+            // set, nothing moves.
+            await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', refs.head, known]);
+            tip = known;
+        }
+        else if (source) {
             await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" });
-            tip =
-                source === 'refs/run/head' ? head : commit(branchOutside ?? named(`refs/heads/${sandbox.branch}`));
+            tip = source === 'refs/run/head' ? head : commit(named(`refs/heads/${sandbox.branch}`));
         }
         else
             tip = commit(await resolve(git, parent.path, refs.head));
