@@ -11045,17 +11045,11 @@ async function importBundle(git, sandbox, captured) {
         const named = (ref) => header.refs.find((r) => r.name === ref)?.sha;
         const head = commit(headOutside ?? named('HEAD'));
         const snapshot = commit(named(SNAPSHOT_REF));
-        const known = source === 'refs/run/head' ? headOutside : source ? branchOutside : undefined;
         let tip;
-        if (known) {
-            // A commit the parent has (the host named it: the run's start or the parent's branch): its record is
-            // set, nothing moves.
-            await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', refs.head, known]);
-            tip = known;
-        }
-        else if (source) {
+        if (source) {
             await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" });
-            tip = source === 'refs/run/head' ? head : commit(named(`refs/heads/${sandbox.branch}`));
+            tip =
+                source === 'refs/run/head' ? head : commit(branchOutside ?? named(`refs/heads/${sandbox.branch}`));
         }
         else
             tip = commit(await resolve(git, parent.path, refs.head));
@@ -12792,7 +12786,6 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
     const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
     const network = spec.network;
     let outcome;
-    let exited = false;
     try {
         await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
         await promises_.writeFile(note, `${name}\n`);
@@ -12844,23 +12837,14 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
             throw new engine_error/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-        exited = !state.running;
         outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
         return outcome;
     }
     finally {
         if (timer)
             clearTimeout(timer);
-        const removal = engine.removeContainer(name).then(async (gone) => {
-            if (gone)
-                await promises_.rm(note, { force: true });
-        });
-        // A container that has exited writes nothing more: what follows (the reply's read, the capture) need
-        // not wait for its removal (docs/benchmarks.md).
-        if (exited && !network && hooks.removeLater)
-            hooks.removeLater(removal);
-        else
-            await removal;
+        if (await engine.removeContainer(name))
+            await promises_.rm(note, { force: true });
         // The proxy and its sidecar stop with the command, after its container is gone (Podman keeps a
         // container that another one still joins); what the proxy counted is complete only then.
         if (network) {
@@ -12870,7 +12854,7 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
         }
         if (env.dir)
             await promises_.rm(env.dir, { recursive: true, force: true });
-        // Read once the container has exited or is gone (nothing writes the folder any more), then it goes.
+        // Read once the container is gone (nothing writes the folder any more), then the folder goes.
         if (reply) {
             const read = outcome ? await readReply(reply.hostDir) : {};
             const left = await removeReplyFolder(reply.hostDir);
@@ -13762,8 +13746,6 @@ async function runLocked(settings, deps, planned) {
     const network = (0,network_policy/* isProxied */.S7)(policy)
         ? await startCommandNetwork(engine, policy, sandbox, commandName)
         : undefined;
-    // The command's container, once it has exited, goes while the work is imported (runCommand).
-    let removal;
     try {
         // The command's container carries the probe's files: until the engine has created it, the post step
         // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
@@ -13789,10 +13771,6 @@ async function runLocked(settings, deps, planned) {
             viewProof,
         }, {
             onStart: (container) => deps.save({ container }),
-            removeLater: (underWay) => {
-                removal = underWay.then(() => deps.save({ container: undefined }));
-                removal.catch(() => undefined); // awaited below: its failure is the run's
-            },
             onCreated: viewProof ? () => deps.save({ viewProof: undefined }) : undefined,
             onLine: write,
             outputFd: write.fd,
@@ -13800,7 +13778,7 @@ async function runLocked(settings, deps, planned) {
             onStderrChunk: write.raw,
             drained: write.drained,
         })));
-        deps.save({ exitCode: command.exitCode, ...(removal ? {} : { container: undefined }) });
+        deps.save({ container: undefined, exitCode: command.exitCode });
         // What the probe made goes while the work is imported, not after it: runSandbox awaits it at the end.
         void proof.remove();
         reportCommand(ui, command);
@@ -13846,7 +13824,6 @@ async function runLocked(settings, deps, planned) {
     }
     finally {
         await network?.stop().catch(() => undefined);
-        await removal;
     }
 }
 /**

@@ -175,12 +175,6 @@ export interface CommandHooks {
   ready?: () => Promise<void>;
   /** With `outputFd`: the engine CLI's stderr, as it came. */
   onStderrChunk?: (chunk: Buffer) => void;
-  /**
-   * Takes the removal of a container that has exited, under way, for the caller to await once the work
-   * is imported (a run with no proxy: its sidecar must outlive the container). Without it, or when the
-   * container is not known to have exited, the removal is awaited here.
-   */
-  removeLater?: (removal: Promise<void>) => void;
 }
 
 export async function runCommand(
@@ -207,7 +201,6 @@ export async function runCommand(
   const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
   const network = spec.network;
   let outcome: CommandResult | undefined;
-  let exited = false;
   try {
     await fs.mkdir(path.dirname(note), { recursive: true });
     await fs.writeFile(note, `${name}\n`);
@@ -263,18 +256,11 @@ export async function runCommand(
         `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`,
       );
     const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-    exited = !state.running;
     outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
     return outcome;
   } finally {
     if (timer) clearTimeout(timer);
-    const removal = engine.removeContainer(name).then(async (gone) => {
-      if (gone) await fs.rm(note, { force: true });
-    });
-    // A container that has exited writes nothing more: what follows (the reply's read, the capture) need
-    // not wait for its removal (docs/benchmarks.md).
-    if (exited && !network && hooks.removeLater) hooks.removeLater(removal);
-    else await removal;
+    if (await engine.removeContainer(name)) await fs.rm(note, { force: true });
     // The proxy and its sidecar stop with the command, after its container is gone (Podman keeps a
     // container that another one still joins); what the proxy counted is complete only then.
     if (network) {
@@ -282,7 +268,7 @@ export async function runCommand(
       if (outcome) outcome.network = report;
     }
     if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
-    // Read once the container has exited or is gone (nothing writes the folder any more), then it goes.
+    // Read once the container is gone (nothing writes the folder any more), then the folder goes.
     if (reply) {
       const read = outcome ? await readReply(reply.hostDir) : {};
       const left = await removeReplyFolder(reply.hostDir);

@@ -147,20 +147,15 @@ export async function importBundle(
     const named = (ref: string) => header.refs.find((r) => r.name === ref)?.sha;
     const head = commit(headOutside ?? named('HEAD'));
     const snapshot = commit(named(SNAPSHOT_REF));
-    const known = source === 'refs/run/head' ? headOutside : source ? branchOutside : undefined;
     let tip: string;
-    if (known) {
-      // A commit the parent has (the host named it: the run's start or the parent's branch): its record is
-      // set, nothing moves.
-      await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', refs.head, known]);
-      tip = known;
-    } else if (source) {
+    if (source) {
       await git.run(
         parent.path,
         ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`],
         { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" },
       );
-      tip = source === 'refs/run/head' ? head : commit(named(`refs/heads/${sandbox.branch}`));
+      tip =
+        source === 'refs/run/head' ? head : commit(branchOutside ?? named(`refs/heads/${sandbox.branch}`));
     } else tip = commit(await resolve(git, parent.path, refs.head));
     const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
     return { tip, head, snapshot, store, branchUpdate };

@@ -123,8 +123,6 @@ async function runLocked(settings: RunSettings, deps: RunDeps, planned: Planned)
   const network = isProxied(policy)
     ? await startCommandNetwork(engine, policy, sandbox, commandName)
     : undefined;
-  // The command's container, once it has exited, goes while the work is imported (runCommand).
-  let removal: Promise<void> | undefined;
   try {
     // The command's container carries the probe's files: until the engine has created it, the post step
     // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
@@ -156,10 +154,6 @@ async function runLocked(settings: RunSettings, deps: RunDeps, planned: Planned)
           },
           {
             onStart: (container) => deps.save({ container }),
-            removeLater: (underWay) => {
-              removal = underWay.then(() => deps.save({ container: undefined }));
-              removal.catch(() => undefined); // awaited below: its failure is the run's
-            },
             onCreated: viewProof ? () => deps.save({ viewProof: undefined }) : undefined,
             onLine: write,
             outputFd: write.fd,
@@ -170,7 +164,7 @@ async function runLocked(settings: RunSettings, deps: RunDeps, planned: Planned)
         ),
       ),
     );
-    deps.save({ exitCode: command.exitCode, ...(removal ? {} : { container: undefined }) });
+    deps.save({ container: undefined, exitCode: command.exitCode });
     // What the probe made goes while the work is imported, not after it: runSandbox awaits it at the end.
     void proof.remove();
     reportCommand(ui, command);
@@ -222,7 +216,6 @@ async function runLocked(settings: RunSettings, deps: RunDeps, planned: Planned)
     return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
   } finally {
     await network?.stop().catch(() => undefined);
-    await removal;
   }
 }
 
