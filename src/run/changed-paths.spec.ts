@@ -1,20 +1,31 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Git } from '../engine/git.js';
-import { git as sh, makeRepo, type TestRepo } from '../../test/support/repo.js';
+import { git as sh, tempDir } from '../../test/support/repo.js';
 import { TREE_BOMB_PATHS, treeBombScript } from '../../test/support/tree-bomb.js';
 import { changedPaths, parseTree } from './changed-paths.js';
 
-const repos: TestRepo[] = [];
-afterAll(() => repos.forEach((r) => fs.rmSync(r.root, { recursive: true, force: true })));
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
 
+/**
+ * A repository whose one commit holds a few files (those makeRepo's parent starts with). What is compared
+ * is two commits of one repository, so no origin or clone is made: three git processes, not ten.
+ */
 function repo(): string {
-  const r = makeRepo();
-  repos.push(r);
-  return r.parent;
+  const cwd = tempDir('wts-paths-');
+  roots.push(cwd);
+  sh(cwd, 'init', '--quiet', '--initial-branch=main');
+  const files = { 'README.md': '# test\n', 'src/app.js': 'console.log("hi")\n', 'CHANGELOG.md': 'v1\n' };
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(cwd, name)), { recursive: true });
+    fs.writeFileSync(path.join(cwd, name), content);
+  }
+  sh(cwd, 'add', '-A');
+  sh(cwd, 'commit', '--quiet', '-m', 'first');
+  return cwd;
 }
 
 const rev = (cwd: string, what: string) => sh(cwd, 'rev-parse', what).trim();
@@ -28,48 +39,39 @@ const gitDiff = (cwd: string, a: string, b: string) =>
     .filter(Boolean);
 
 /**
- * The same `git diff`, for a diff too large to hold as strings (a tree bomb's ~94 MB of names): written
- * to a file and read back in pieces, keeping the first `keep` paths and counting the rest.
+ * The same `git diff`, for a diff too large to hold as strings (a tree bomb's ~94 MB of names): read from
+ * its pipe as it comes, keeping the first `keep` paths and counting the rest.
  */
-function gitDiffLarge(cwd: string, a: string, b: string, keep: number): { first: string[]; count: number } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-diff-'));
-  try {
-    const file = path.join(dir, 'paths');
-    const out = fs.openSync(file, 'w');
-    try {
-      execFileSync('git', ['diff', '--no-renames', '--name-only', '-z', a, b, '--'], {
-        cwd,
-        stdio: ['ignore', out, 'inherit'],
-      });
-    } finally {
-      fs.closeSync(out);
+async function gitDiffLarge(
+  cwd: string,
+  a: string,
+  b: string,
+  keep: number,
+): Promise<{ first: string[]; count: number }> {
+  const child = spawn('git', ['diff', '--no-renames', '--name-only', '-z', a, b, '--'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const first: string[] = [];
+  let count = 0;
+  let partial = Buffer.alloc(0); // the start of a name cut by the end of a piece
+  child.stdout.on('data', (data: Buffer) => {
+    let start = 0;
+    for (let end; (end = data.indexOf(0, start)) >= 0; start = end + 1) {
+      count++;
+      if (first.length < keep)
+        first.push(Buffer.concat([partial, data.subarray(start, end)]).toString('utf8'));
+      partial = Buffer.alloc(0);
     }
-    const first: string[] = [];
-    let count = 0;
-    let partial = Buffer.alloc(0); // the start of a name cut by the end of a piece
-    const fd = fs.openSync(file, 'r');
-    try {
-      const piece = Buffer.alloc(4 * 1024 * 1024);
-      for (let n; (n = fs.readSync(fd, piece, 0, piece.length, null)) > 0;) {
-        const data = piece.subarray(0, n);
-        let start = 0;
-        for (let end; (end = data.indexOf(0, start)) >= 0; start = end + 1) {
-          count++;
-          if (first.length < keep) {
-            first.push(Buffer.concat([partial, data.subarray(start, end)]).toString('utf8'));
-          }
-          partial = Buffer.alloc(0);
-        }
-        partial = Buffer.concat([partial, data.subarray(start)]);
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
-    expect(partial.length).toBe(0); // -z ends every name with NUL
-    return { first, count };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+    partial = Buffer.concat([partial, data.subarray(start)]);
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  expect(code).toBe(0);
+  expect(partial.length).toBe(0); // -z ends every name with NUL
+  return { first, count };
 }
 
 describe('changedPaths', () => {
@@ -102,7 +104,8 @@ describe('changedPaths', () => {
       [two, start],
     ]) {
       const found = await changedPaths(git, cwd, a, b);
-      expect(found).toEqual({ paths: gitDiff(cwd, a, b), count: gitDiff(cwd, a, b).length, exact: true });
+      const listed = gitDiff(cwd, a, b);
+      expect(found).toEqual({ paths: listed, count: listed.length, exact: true });
     }
     expect(await changedPaths(git, cwd, two, two)).toEqual({ paths: [], count: 0, exact: true });
   });
@@ -124,7 +127,7 @@ describe('changedPaths', () => {
     // 1,000 names of ~610 bytes, a few trees: far below the ~230 MB git diff holds for the same diff.
     expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
     // the bomb's paths, and the files the repository started with
-    const all = gitDiffLarge(cwd, start, bomb, 1_000);
+    const all = await gitDiffLarge(cwd, start, bomb, 1_000);
     expect(all.count).toBeGreaterThan(TREE_BOMB_PATHS);
     expect(found).toEqual({ paths: all.first, count: all.count, exact: true });
     // the other way round: everything deleted, counted the same way
