@@ -1,31 +1,19 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Git } from '../engine/git.js';
-import { git as sh, tempDir } from '../../test/support/repo.js';
+import { git as sh, makeLocalRepo } from '../../test/support/repo.js';
 import { TREE_BOMB_PATHS, treeBombScript } from '../../test/support/tree-bomb.js';
 import { changedPaths, parseTree } from './changed-paths.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
 
-/**
- * A repository whose one commit holds a few files (those makeRepo's parent starts with). What is compared
- * is two commits of one repository, so no origin or clone is made: three git processes, not ten.
- */
+/** Two commits of one repository are compared: no origin or clone needed. */
 function repo(): string {
-  const cwd = tempDir('wts-paths-');
-  roots.push(cwd);
-  sh(cwd, 'init', '--quiet', '--initial-branch=main');
-  const files = { 'README.md': '# test\n', 'src/app.js': 'console.log("hi")\n', 'CHANGELOG.md': 'v1\n' };
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(cwd, name)), { recursive: true });
-    fs.writeFileSync(path.join(cwd, name), content);
-  }
-  sh(cwd, 'add', '-A');
-  sh(cwd, 'commit', '--quiet', '-m', 'first');
-  return cwd;
+  const r = makeLocalRepo();
+  roots.push(r.root);
+  return r.parent;
 }
 
 const rev = (cwd: string, what: string) => sh(cwd, 'rev-parse', what).trim();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Git } from '../engine/git.js';
-import { git as sh, makeRepo, type TestRepo } from '../../test/support/repo.js';
+import { git as sh, makeLocalRepo } from '../../test/support/repo.js';
 import type { Ui } from '../ui/ui.js';
 import { silentUi } from '../ui/ui.js';
 import { checkCommits, checkReply, SecretScanBlocked, secretGate, type SecretGate } from './secret-gate.js';
@@ -21,10 +21,11 @@ const PRIVATE_KEY = [
 const CREDENTIAL = 'sk-test-credential-value-0123456789';
 const TOKEN = 'ghs_actionTokenValue0123456789abcdef';
 
-let repo: TestRepo;
+// A repository of one commit, no origin: the gate reads commits only.
+let repo: { root: string; parent: string };
 let git: Git;
 beforeAll(async () => {
-  repo = makeRepo();
+  repo = makeLocalRepo();
   git = await Git.create();
 });
 afterAll(() => fs.rmSync(repo.root, { recursive: true, force: true }));
