@@ -217,7 +217,10 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
       });
     });
     socket.write(`POST / HTTP/1.1\r\nHost: localhost:${securePort}\r\nContent-Length: ${BIG}\r\n\r\n`);
-    socket.write(DATA);
+    // In 1 MiB writes with the socket's backpressure: TLS would otherwise hold all 48 MiB encrypted at once.
+    for (let at = 0; at < BIG; at += MiB) {
+      if (!socket.write(DATA.subarray(at, at + MiB))) await new Promise((r) => socket.once('drain', r));
+    }
     expect(await answer).toBe(`${BIG} ${DATA_HASH}`);
     socket.destroy();
   });
@@ -227,11 +230,13 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
     socket.pause();
     const before = streamed;
     socket.write(`GET / HTTP/1.1\r\nHost: localhost:${securePort}\r\n\r\n`);
-    // Until the server has written nothing more for 300 ms (at most 5 s): the buffers on the way are full.
-    // Without the bound, that happens only once all 48 MiB are out.
-    for (let last = -1, waited = 0; streamed !== last && waited < 5_000; waited += 300) {
-      last = streamed;
-      await new Promise((r) => setTimeout(r, 300));
+    // Until the server, once it began, has written nothing more for 300 ms (at most 5 s): the buffers on the
+    // way are full. Without the bound, that happens only once all 48 MiB are out. Looked at every 50 ms, so
+    // that the test goes on soon after those 300 ms.
+    for (let last = before, quietSince = Date.now(), waited = 0; waited < 5_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (streamed !== last) [last, quietSince] = [streamed, Date.now()];
+      else if (streamed > before && Date.now() - quietSince >= 300) break;
     }
     const inFlight = streamed - before;
     expect(inFlight).toBeGreaterThan(0);
