@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git as gitIn, tempDir } from '../../test/support/repo.js';
@@ -27,6 +28,15 @@ describe('countReachable', () => {
   });
 });
 
+/** Empty commits on main, one per message, for `git fast-import`: one git process, not one per commit. */
+const emptyCommits = (messages: string[]) =>
+  messages
+    .map(
+      (m, i) =>
+        `commit refs/heads/main\ncommitter t <t@e> ${1_700_000_000 + i} +0000\ndata ${m.length}\n${m}\n`,
+    )
+    .join('');
+
 describe('checkAgainstParent on a real parent', () => {
   const dir = tempDir('wts-parent-check-');
   const git = (...args: string[]) => gitIn(dir, ...args);
@@ -47,10 +57,8 @@ describe('checkAgainstParent on a real parent', () => {
 
   it("reads the parent's configuration only when its remote-tracking refs and tags leave a commit unsaved", async () => {
     git('init', '--quiet', '--initial-branch=main');
-    git('commit', '--quiet', '--allow-empty', '-m', 'one');
-    const one = git('rev-parse', 'HEAD');
-    git('commit', '--quiet', '--allow-empty', '-m', 'two');
-    const two = git('rev-parse', 'HEAD');
+    execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: emptyCommits(['one', 'two']) });
+    const [one, two] = git('rev-list', '--reverse', 'main').split('\n');
     git('remote', 'add', 'origin', 'https://example.invalid/r.git');
     git('update-ref', 'refs/remotes/origin/main', one);
 
@@ -147,9 +155,11 @@ describe('a tag of the parent saves what it reaches, as a remote-tracking ref do
   it('naming the commit or reaching it, light or annotated, loose or packed; the sandbox records never do', async () => {
     git('init', '--quiet', '--initial-branch=main');
     git('remote', 'add', 'origin', 'https://example.invalid/r.git');
-    for (const n of ['one', 'two', 'three']) git('commit', '--quiet', '--allow-empty', '-m', n);
-    const three = git('rev-parse', 'HEAD');
-    const tree = git('rev-parse', `${three}^{tree}`);
+    execFileSync('git', ['fast-import', '--quiet'], {
+      cwd: dir,
+      input: emptyCommits(['one', 'two', 'three']),
+    });
+    const [three, tree] = git('rev-parse', 'HEAD', 'HEAD^{tree}').split('\n');
     // Three commits on a local branch of a parent with a remote, and the sandbox's own record: unsaved.
     git('update-ref', 'refs/worktree-sandbox/disk/x/head', three);
     expect(await verdict([three])).toMatchObject({ unsaved: { count: 3 }, hasRemote: true });
