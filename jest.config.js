@@ -1,6 +1,5 @@
-// TypeScript's transpileModule, as ES modules (scripts/jest-transform.mjs says why not ts-jest):
-// `npm run typecheck` is the type check.
-const tsJest = ['<rootDir>/scripts/jest-transform.mjs'];
+// ts-jest in ESM mode, transpile-only (isolatedModules): `npm run typecheck` is the type check.
+const tsJest = ['ts-jest', { useESM: true, diagnostics: false }];
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
