@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Git } from '../engine/git.js';
@@ -63,6 +63,12 @@ async function gitDiffLarge(
 }
 
 describe('changedPaths', () => {
+  // One wrapper for the file: Git.create checks git's version, a process of its own.
+  let git: Git;
+  beforeAll(async () => {
+    git = await Git.create();
+  });
+
   it('lists what git diff lists, in the same order: added, removed, changed, type changes', async () => {
     const cwd = repo();
     const start = rev(cwd, 'HEAD');
@@ -84,7 +90,6 @@ describe('changedPaths', () => {
     sh(cwd, 'add', '-A');
     sh(cwd, 'commit', '-qm', 'two');
     const two = rev(cwd, 'HEAD');
-    const git = await Git.create();
     for (const [a, b] of [
       [start, one],
       [one, two],
@@ -103,7 +108,6 @@ describe('changedPaths', () => {
     const start = rev(cwd, 'HEAD');
     execFileSync('sh', ['-c', treeBombScript()], { cwd });
     const bomb = rev(cwd, 'HEAD');
-    const git = await Git.create();
     const before = process.memoryUsage().rss;
     const started = Date.now();
     const found = await changedPaths(git, cwd, start, bomb, {
@@ -126,7 +130,6 @@ describe('changedPaths', () => {
     const cwd = repo();
     const start = rev(cwd, 'HEAD');
     execFileSync('sh', ['-c', treeBombScript({ a: 3, b: 3, c: 4 })], { cwd });
-    const git = await Git.create();
     const found = await changedPaths(git, cwd, start, rev(cwd, 'HEAD'), {
       maxPaths: 5,
       maxTreeBytes: 4_000,
@@ -140,7 +143,6 @@ describe('changedPaths', () => {
 
   it('refuses ids that are not object ids (nothing but hex reaches cat-file)', async () => {
     const cwd = repo();
-    const git = await Git.create();
     await expect(changedPaths(git, cwd, 'HEAD', rev(cwd, 'HEAD'))).rejects.toThrow(/Not an object id/);
   });
 });

@@ -32,7 +32,6 @@ afterAll(() => fs.rmSync(repo.root, { recursive: true, force: true }));
 
 /** Commits `files` (and a message) on top of HEAD; returns [before, after]. */
 function commit(files: Record<string, string | null>, message = 'work'): [string, string] {
-  const before = sh(repo.parent, 'rev-parse', 'HEAD');
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(repo.parent, name);
     if (content === null) fs.rmSync(file);
@@ -43,7 +42,9 @@ function commit(files: Record<string, string | null>, message = 'work'): [string
   }
   sh(repo.parent, 'add', '-A');
   sh(repo.parent, 'commit', '--quiet', '--allow-empty', '-m', message);
-  return [before, sh(repo.parent, 'rev-parse', 'HEAD')];
+  // HEAD's one parent is what HEAD was before: both in one git process.
+  const [before, after] = sh(repo.parent, 'rev-parse', 'HEAD~1', 'HEAD').split('\n');
+  return [before, after];
 }
 
 interface Recorded {
