@@ -67,6 +67,9 @@ function sendData(res: http.ServerResponse): void {
 }
 
 beforeAll(async () => {
+  // The CA's and the server's RSA keys are made on Node's thread pool while this thread fills DATA.
+  const caMade = createRunCa();
+  const leafMade = caMade.then((made) => made.leaf('localhost'));
   DATA = randomBytes(BIG);
   DATA_HASH = createHash('sha256').update(DATA).digest('hex');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-relay-spec-'));
@@ -87,8 +90,9 @@ beforeAll(async () => {
   server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   serverPort = (server.address() as AddressInfo).port;
-  ca = await createRunCa();
-  secure = https.createServer(await ca.leaf('localhost'), handler);
+  const [made, leaf] = await Promise.all([caMade, leafMade]);
+  ca = made;
+  secure = https.createServer(leaf, handler);
   await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
   securePort = (secure.address() as AddressInfo).port;
   const socketPath = path.join(dir, 'proxy.sock');
