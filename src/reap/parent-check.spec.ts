@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { git as gitIn, tempDir } from '../../test/support/repo.js';
+import { emptyCommits, git as gitIn, gitWithInput, tempDir } from '../../test/support/repo.js';
 import { recordingGit } from '../../test/support/git-calls.js';
 import { checkAgainstParent, countReachable } from './parent-check.js';
 
@@ -28,15 +27,6 @@ describe('countReachable', () => {
   });
 });
 
-/** Empty commits on main, one per message, for `git fast-import`: one git process, not one per commit. */
-const emptyCommits = (messages: string[]) =>
-  messages
-    .map(
-      (m, i) =>
-        `commit refs/heads/main\ncommitter t <t@e> ${1_700_000_000 + i} +0000\ndata ${m.length}\n${m}\n`,
-    )
-    .join('');
-
 describe('checkAgainstParent on a real parent', () => {
   const dir = tempDir('wts-parent-check-');
   const git = (...args: string[]) => gitIn(dir, ...args);
@@ -57,7 +47,7 @@ describe('checkAgainstParent on a real parent', () => {
 
   it("reads the parent's configuration only when its remote-tracking refs and tags leave a commit unsaved", async () => {
     git('init', '--quiet', '--initial-branch=main');
-    execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: emptyCommits(['one', 'two']) });
+    gitWithInput(dir, emptyCommits(['one', 'two']), 'fast-import', '--quiet');
     const [one, two] = git('rev-list', '--reverse', 'main').split('\n');
     git('remote', 'add', 'origin', 'https://example.invalid/r.git');
     git('update-ref', 'refs/remotes/origin/main', one);
@@ -155,10 +145,7 @@ describe('a tag of the parent saves what it reaches, as a remote-tracking ref do
   it('naming the commit or reaching it, light or annotated, loose or packed; the sandbox records never do', async () => {
     git('init', '--quiet', '--initial-branch=main');
     git('remote', 'add', 'origin', 'https://example.invalid/r.git');
-    execFileSync('git', ['fast-import', '--quiet'], {
-      cwd: dir,
-      input: emptyCommits(['one', 'two', 'three']),
-    });
+    gitWithInput(dir, emptyCommits(['one', 'two', 'three']), 'fast-import', '--quiet');
     const [three, tree] = git('rev-parse', 'HEAD', 'HEAD^{tree}').split('\n');
     // Three commits on a local branch of a parent with a remote, and the sandbox's own record: unsaved.
     git('update-ref', 'refs/worktree-sandbox/disk/x/head', three);

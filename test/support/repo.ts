@@ -27,6 +27,27 @@ export function git(cwd: string, ...args: string[]): string {
   }).trim();
 }
 
+/** `git` with `input` on its stdin: several ref updates (`update-ref --stdin`) or commits (`fast-import`) in one process. */
+export function gitWithInput(cwd: string, input: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: GIT_ENV,
+    encoding: 'utf8',
+    input,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }).trim();
+}
+
+/** Empty commits on `main`, one per message, as a `git fast-import` stream: one git process for them all. */
+export function emptyCommits(messages: string[]): string {
+  return messages
+    .map(
+      (m, i) =>
+        `commit refs/heads/main\ncommitter t <t@e> ${1_700_000_000 + i} +0000\ndata ${m.length}\n${m}\n`,
+    )
+    .join('');
+}
+
 export function tryGit(cwd: string, ...args: string[]): { ok: boolean; out: string } {
   try {
     return { ok: true, out: git(cwd, ...args) };
