@@ -44,9 +44,10 @@ let forwarderPort = 0;
 let streamed = 0;
 
 /**
- * The random bytes every transfer carries, made once: this machine takes about 200 ms to fill 48 MiB of new
- * memory, once per transfer before. The same bytes each time prove as much: a byte lost, doubled, moved
- * or taken from a stale buffer changes the hash, as each offset of the stream holds other bytes.
+ * The random bytes every transfer carries, made once: filling 48 MiB of fresh memory took about 200 ms a
+ * transfer on the 2-core test machine. The same bytes each time prove as much: a byte lost, doubled, moved
+ * or taken from a stale buffer changes the hash, as each offset of the stream holds other bytes (a relay
+ * that reused its read buffer before the write was done failed the downloads with it).
  */
 let DATA = Buffer.alloc(0);
 let DATA_HASH = '';
