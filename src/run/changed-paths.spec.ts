@@ -36,12 +36,8 @@ async function gitDiffLarge(
   b: string,
   keep: number,
 ): Promise<{ first: string[]; count: number }> {
-  // git diff holds ~230 MB for the bomb: with glibc's transparent huge pages (glibc 2.35 and later; others
-  // ignore the setting) it faults in far fewer pages, in about half the time here. Its output is the same.
-  const tunables = [process.env.GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1'].filter(Boolean).join(':');
   const child = spawn('git', ['diff', '--no-renames', '--name-only', '-z', a, b, '--'], {
     cwd,
-    env: { ...process.env, GLIBC_TUNABLES: tunables },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const first: string[] = [];
