@@ -43,29 +43,36 @@ let forwarderPort = 0;
 /** Bytes the server has written for `/stream` (the stall test reads it while the client waits). */
 let streamed = 0;
 
-/** `bytes` of random data from 1 MiB blocks, written with the server's own backpressure; resolves its hash. */
-function sendRandom(res: http.ServerResponse, bytes: number): Promise<string> {
-  const hash = createHash('sha256');
+/**
+ * The random bytes every transfer carries, made once: filling 48 MiB of fresh memory took about 200 ms a
+ * transfer on the 2-core test machine. The same bytes each time prove as much: a byte lost, doubled, moved
+ * or taken from a stale buffer changes the hash, as each offset of the stream holds other bytes (a relay
+ * that reused its read buffer before the write was done failed the downloads with it).
+ */
+let DATA = Buffer.alloc(0);
+let DATA_HASH = '';
+
+/** DATA from 1 MiB blocks, written with the server's own backpressure. */
+function sendData(res: http.ServerResponse): void {
   let sent = 0;
-  return new Promise((resolve) => {
-    const more = () => {
-      while (sent < bytes) {
-        const block = randomBytes(Math.min(MiB, bytes - sent));
-        hash.update(block);
-        sent += block.length;
-        streamed += block.length;
-        if (!res.write(block)) return void res.once('drain', more);
-      }
-      res.end();
-      resolve(hash.digest('hex'));
-    };
-    more();
-  });
+  const more = () => {
+    while (sent < DATA.length) {
+      const block = DATA.subarray(sent, sent + MiB);
+      sent += block.length;
+      streamed += block.length;
+      if (!res.write(block)) return void res.once('drain', more);
+    }
+    res.end();
+  };
+  more();
 }
 
-const served: string[] = [];
-
 beforeAll(async () => {
+  // The CA's and the server's RSA keys are made on Node's thread pool while this thread fills DATA.
+  const caMade = createRunCa();
+  const leafMade = caMade.then((made) => made.leaf('localhost'));
+  DATA = randomBytes(BIG);
+  DATA_HASH = createHash('sha256').update(DATA).digest('hex');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-relay-spec-'));
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.method === 'POST') {
@@ -79,13 +86,14 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { 'content-length': String(BIG) });
-    void sendRandom(res, BIG).then((h) => served.push(h));
+    sendData(res);
   };
   server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   serverPort = (server.address() as AddressInfo).port;
-  ca = await createRunCa();
-  secure = https.createServer(await ca.leaf('localhost'), handler);
+  const [made, leaf] = await Promise.all([caMade, leafMade]);
+  ca = made;
+  secure = https.createServer(leaf, handler);
   await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
   securePort = (secure.address() as AddressInfo).port;
   const socketPath = path.join(dir, 'proxy.sock');
@@ -191,8 +199,7 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
     socket.write(`GET / HTTP/1.1\r\nHost: localhost:${securePort}\r\n\r\n`);
     const got = await readThrough(socket, BIG);
     expect(got.length).toBe(BIG);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(got.hash).toBe(served.at(-1));
+    expect(got.hash).toBe(DATA_HASH);
   });
 
   it('carries a large download byte-exact as plain HTTP', async () => {
@@ -202,13 +209,11 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
     );
     const got = await readThrough(socket, BIG);
     expect(got.length).toBe(BIG);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(got.hash).toBe(served.at(-1));
+    expect(got.hash).toBe(DATA_HASH);
   });
 
   it('carries a large upload byte-exact through a CONNECT tunnel', async () => {
     const socket = await tlsTunnel();
-    const body = randomBytes(BIG);
     const answer = new Promise<string>((resolve) => {
       let text = '';
       socket.on('data', (d: Buffer) => {
@@ -217,8 +222,11 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
       });
     });
     socket.write(`POST / HTTP/1.1\r\nHost: localhost:${securePort}\r\nContent-Length: ${BIG}\r\n\r\n`);
-    socket.write(body);
-    expect(await answer).toBe(`${BIG} ${createHash('sha256').update(body).digest('hex')}`);
+    // In 1 MiB writes with the socket's backpressure: TLS would otherwise hold all 48 MiB encrypted at once.
+    for (let at = 0; at < BIG; at += MiB) {
+      if (!socket.write(DATA.subarray(at, at + MiB))) await new Promise((r) => socket.once('drain', r));
+    }
+    expect(await answer).toBe(`${BIG} ${DATA_HASH}`);
     socket.destroy();
   });
 
@@ -227,11 +235,13 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
     socket.pause();
     const before = streamed;
     socket.write(`GET / HTTP/1.1\r\nHost: localhost:${securePort}\r\n\r\n`);
-    // Until the server has written nothing more for 300 ms (at most 5 s): the buffers on the way are full.
-    // Without the bound, that happens only once all 48 MiB are out.
-    for (let last = -1, waited = 0; streamed !== last && waited < 5_000; waited += 300) {
-      last = streamed;
-      await new Promise((r) => setTimeout(r, 300));
+    // Until the server, once it began, has written nothing more for 300 ms (at most 5 s): the buffers on the
+    // way are full. Without the bound, that happens only once all 48 MiB are out. Looked at every 50 ms, so
+    // that the test goes on soon after those 300 ms.
+    for (let last = before, quietSince = Date.now(), waited = 0; waited < 5_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (streamed !== last) [last, quietSince] = [streamed, Date.now()];
+      else if (streamed > before && Date.now() - quietSince >= 300) break;
     }
     const inFlight = streamed - before;
     expect(inFlight).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { git as gitIn, tempDir } from '../../test/support/repo.js';
+import { emptyCommits, git as gitIn, gitWithInput, tempDir } from '../../test/support/repo.js';
 import { recordingGit } from '../../test/support/git-calls.js';
 import { checkAgainstParent, countReachable } from './parent-check.js';
 
@@ -47,10 +47,8 @@ describe('checkAgainstParent on a real parent', () => {
 
   it("reads the parent's configuration only when its remote-tracking refs and tags leave a commit unsaved", async () => {
     git('init', '--quiet', '--initial-branch=main');
-    git('commit', '--quiet', '--allow-empty', '-m', 'one');
-    const one = git('rev-parse', 'HEAD');
-    git('commit', '--quiet', '--allow-empty', '-m', 'two');
-    const two = git('rev-parse', 'HEAD');
+    gitWithInput(dir, emptyCommits(['one', 'two']), 'fast-import', '--quiet');
+    const [one, two] = git('rev-list', '--reverse', 'main').split('\n');
     git('remote', 'add', 'origin', 'https://example.invalid/r.git');
     git('update-ref', 'refs/remotes/origin/main', one);
 
@@ -147,9 +145,8 @@ describe('a tag of the parent saves what it reaches, as a remote-tracking ref do
   it('naming the commit or reaching it, light or annotated, loose or packed; the sandbox records never do', async () => {
     git('init', '--quiet', '--initial-branch=main');
     git('remote', 'add', 'origin', 'https://example.invalid/r.git');
-    for (const n of ['one', 'two', 'three']) git('commit', '--quiet', '--allow-empty', '-m', n);
-    const three = git('rev-parse', 'HEAD');
-    const tree = git('rev-parse', `${three}^{tree}`);
+    gitWithInput(dir, emptyCommits(['one', 'two', 'three']), 'fast-import', '--quiet');
+    const [three, tree] = git('rev-parse', 'HEAD', 'HEAD^{tree}').split('\n');
     // Three commits on a local branch of a parent with a remote, and the sandbox's own record: unsaved.
     git('update-ref', 'refs/worktree-sandbox/disk/x/head', three);
     expect(await verdict([three])).toMatchObject({ unsaved: { count: 3 }, hasRemote: true });

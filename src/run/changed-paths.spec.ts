@@ -1,19 +1,18 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Git } from '../engine/git.js';
-import { git as sh, makeRepo, type TestRepo } from '../../test/support/repo.js';
+import { git as sh, makeLocalRepo } from '../../test/support/repo.js';
 import { TREE_BOMB_PATHS, treeBombScript } from '../../test/support/tree-bomb.js';
 import { changedPaths, parseTree } from './changed-paths.js';
 
-const repos: TestRepo[] = [];
-afterAll(() => repos.forEach((r) => fs.rmSync(r.root, { recursive: true, force: true })));
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
 
+/** Two commits of one repository are compared: no origin or clone needed. */
 function repo(): string {
-  const r = makeRepo();
-  repos.push(r);
+  const r = makeLocalRepo();
+  roots.push(r.root);
   return r.parent;
 }
 
@@ -28,51 +27,48 @@ const gitDiff = (cwd: string, a: string, b: string) =>
     .filter(Boolean);
 
 /**
- * The same `git diff`, for a diff too large to hold as strings (a tree bomb's ~94 MB of names): written
- * to a file and read back in pieces, keeping the first `keep` paths and counting the rest.
+ * The same `git diff`, for a diff too large to hold as strings (a tree bomb's ~94 MB of names): read from
+ * its pipe as it comes, keeping the first `keep` paths and counting the rest.
  */
-function gitDiffLarge(cwd: string, a: string, b: string, keep: number): { first: string[]; count: number } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-diff-'));
-  try {
-    const file = path.join(dir, 'paths');
-    const out = fs.openSync(file, 'w');
-    try {
-      execFileSync('git', ['diff', '--no-renames', '--name-only', '-z', a, b, '--'], {
-        cwd,
-        stdio: ['ignore', out, 'inherit'],
-      });
-    } finally {
-      fs.closeSync(out);
+async function gitDiffLarge(
+  cwd: string,
+  a: string,
+  b: string,
+  keep: number,
+): Promise<{ first: string[]; count: number }> {
+  const child = spawn('git', ['diff', '--no-renames', '--name-only', '-z', a, b, '--'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const first: string[] = [];
+  let count = 0;
+  let partial = Buffer.alloc(0); // the start of a name cut by the end of a piece
+  child.stdout.on('data', (data: Buffer) => {
+    let start = 0;
+    for (let end; (end = data.indexOf(0, start)) >= 0; start = end + 1) {
+      count++;
+      if (first.length < keep)
+        first.push(Buffer.concat([partial, data.subarray(start, end)]).toString('utf8'));
+      partial = Buffer.alloc(0);
     }
-    const first: string[] = [];
-    let count = 0;
-    let partial = Buffer.alloc(0); // the start of a name cut by the end of a piece
-    const fd = fs.openSync(file, 'r');
-    try {
-      const piece = Buffer.alloc(4 * 1024 * 1024);
-      for (let n; (n = fs.readSync(fd, piece, 0, piece.length, null)) > 0;) {
-        const data = piece.subarray(0, n);
-        let start = 0;
-        for (let end; (end = data.indexOf(0, start)) >= 0; start = end + 1) {
-          count++;
-          if (first.length < keep) {
-            first.push(Buffer.concat([partial, data.subarray(start, end)]).toString('utf8'));
-          }
-          partial = Buffer.alloc(0);
-        }
-        partial = Buffer.concat([partial, data.subarray(start)]);
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
-    expect(partial.length).toBe(0); // -z ends every name with NUL
-    return { first, count };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+    partial = Buffer.concat([partial, data.subarray(start)]);
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  expect(code).toBe(0);
+  expect(partial.length).toBe(0); // -z ends every name with NUL
+  return { first, count };
 }
 
 describe('changedPaths', () => {
+  // One wrapper for the file: Git.create checks git's version, a process of its own.
+  let git: Git;
+  beforeAll(async () => {
+    git = await Git.create();
+  });
+
   it('lists what git diff lists, in the same order: added, removed, changed, type changes', async () => {
     const cwd = repo();
     const start = rev(cwd, 'HEAD');
@@ -94,7 +90,6 @@ describe('changedPaths', () => {
     sh(cwd, 'add', '-A');
     sh(cwd, 'commit', '-qm', 'two');
     const two = rev(cwd, 'HEAD');
-    const git = await Git.create();
     for (const [a, b] of [
       [start, one],
       [one, two],
@@ -102,7 +97,8 @@ describe('changedPaths', () => {
       [two, start],
     ]) {
       const found = await changedPaths(git, cwd, a, b);
-      expect(found).toEqual({ paths: gitDiff(cwd, a, b), count: gitDiff(cwd, a, b).length, exact: true });
+      const listed = gitDiff(cwd, a, b);
+      expect(found).toEqual({ paths: listed, count: listed.length, exact: true });
     }
     expect(await changedPaths(git, cwd, two, two)).toEqual({ paths: [], count: 0, exact: true });
   });
@@ -112,7 +108,6 @@ describe('changedPaths', () => {
     const start = rev(cwd, 'HEAD');
     execFileSync('sh', ['-c', treeBombScript()], { cwd });
     const bomb = rev(cwd, 'HEAD');
-    const git = await Git.create();
     const before = process.memoryUsage().rss;
     const started = Date.now();
     const found = await changedPaths(git, cwd, start, bomb, {
@@ -124,7 +119,7 @@ describe('changedPaths', () => {
     // 1,000 names of ~610 bytes, a few trees: far below the ~230 MB git diff holds for the same diff.
     expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
     // the bomb's paths, and the files the repository started with
-    const all = gitDiffLarge(cwd, start, bomb, 1_000);
+    const all = await gitDiffLarge(cwd, start, bomb, 1_000);
     expect(all.count).toBeGreaterThan(TREE_BOMB_PATHS);
     expect(found).toEqual({ paths: all.first, count: all.count, exact: true });
     // the other way round: everything deleted, counted the same way
@@ -135,7 +130,6 @@ describe('changedPaths', () => {
     const cwd = repo();
     const start = rev(cwd, 'HEAD');
     execFileSync('sh', ['-c', treeBombScript({ a: 3, b: 3, c: 4 })], { cwd });
-    const git = await Git.create();
     const found = await changedPaths(git, cwd, start, rev(cwd, 'HEAD'), {
       maxPaths: 5,
       maxTreeBytes: 4_000,
@@ -149,7 +143,6 @@ describe('changedPaths', () => {
 
   it('refuses ids that are not object ids (nothing but hex reaches cat-file)', async () => {
     const cwd = repo();
-    const git = await Git.create();
     await expect(changedPaths(git, cwd, 'HEAD', rev(cwd, 'HEAD'))).rejects.toThrow(/Not an object id/);
   });
 });

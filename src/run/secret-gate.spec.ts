@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Git } from '../engine/git.js';
-import { git as sh, makeRepo, type TestRepo } from '../../test/support/repo.js';
+import { git as sh, makeLocalRepo } from '../../test/support/repo.js';
 import type { Ui } from '../ui/ui.js';
 import { silentUi } from '../ui/ui.js';
 import { checkCommits, checkReply, SecretScanBlocked, secretGate, type SecretGate } from './secret-gate.js';
@@ -21,17 +21,17 @@ const PRIVATE_KEY = [
 const CREDENTIAL = 'sk-test-credential-value-0123456789';
 const TOKEN = 'ghs_actionTokenValue0123456789abcdef';
 
-let repo: TestRepo;
+// A repository of one commit, no origin: the gate reads commits only.
+let repo: { root: string; parent: string };
 let git: Git;
 beforeAll(async () => {
-  repo = makeRepo();
+  repo = makeLocalRepo();
   git = await Git.create();
 });
 afterAll(() => fs.rmSync(repo.root, { recursive: true, force: true }));
 
 /** Commits `files` (and a message) on top of HEAD; returns [before, after]. */
 function commit(files: Record<string, string | null>, message = 'work'): [string, string] {
-  const before = sh(repo.parent, 'rev-parse', 'HEAD');
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(repo.parent, name);
     if (content === null) fs.rmSync(file);
@@ -42,7 +42,9 @@ function commit(files: Record<string, string | null>, message = 'work'): [string
   }
   sh(repo.parent, 'add', '-A');
   sh(repo.parent, 'commit', '--quiet', '--allow-empty', '-m', message);
-  return [before, sh(repo.parent, 'rev-parse', 'HEAD')];
+  // HEAD's one parent is what HEAD was before: both in one git process.
+  const [before, after] = sh(repo.parent, 'rev-parse', 'HEAD~1', 'HEAD').split('\n');
+  return [before, after];
 }
 
 interface Recorded {

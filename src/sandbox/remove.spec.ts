@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { git as gitIn, tempDir } from '../../test/support/repo.js';
+import { git as gitIn, gitWithInput, tempDir } from '../../test/support/repo.js';
 import { recordingGit } from '../../test/support/git-calls.js';
 import { privateStorePath, sandboxRefs } from './bookkeeping.js';
 import type { Sandbox } from './layout.js';
@@ -27,12 +27,16 @@ describe("forgetSandboxes on a real parent's records", () => {
     const doomed = [sandbox('a'), sandbox('b..c'), sandbox('v', 'container')];
     const kept = [sandbox('ab'), sandbox('v')];
     const refs = (s: Sandbox) => sandboxRefs(s);
-    for (const ref of [refs(doomed[0]).head, refs(doomed[0]).offered, refs(doomed[0]).creating])
-      git('update-ref', ref, 'HEAD');
+    // Each group of refs in one `update-ref --stdin` (as many `update-ref`s would write them).
+    const create = (names: string[]) =>
+      gitWithInput(dir, names.map((name) => `create ${name} HEAD\n`).join(''), 'update-ref', '--stdin');
+    create([refs(doomed[0]).head, refs(doomed[0]).offered, refs(doomed[0]).creating]);
     git('pack-refs', '--all');
-    for (const s of [doomed[1], doomed[2], ...kept]) git('update-ref', refs(s).head, 'HEAD');
-    git('update-ref', refs(kept[0]).offered, 'HEAD');
-    git('update-ref', 'refs/worktree-sandbox/fetch/1-abc', 'HEAD');
+    create([
+      ...[doomed[1], doomed[2], ...kept].map((s) => refs(s).head),
+      refs(kept[0]).offered,
+      'refs/worktree-sandbox/fetch/1-abc',
+    ]);
     for (const s of [...doomed, ...kept]) fs.mkdirSync(privateStorePath(parent, s), { recursive: true });
 
     const { git: cli, ran } = await recordingGit();

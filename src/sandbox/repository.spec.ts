@@ -5,11 +5,15 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { git, makeRepo, tempDir } from '../../test/support/repo.js';
+import { git, makeLocalRepo, tempDir } from '../../test/support/repo.js';
 import { createGit } from '../engine/git.js';
 import { findParentRepository } from './repository.js';
 
-const repo = makeRepo();
+// Two commits (the linked worktree starts from the first); no origin, which finding the parent never reads.
+const repo = makeLocalRepo({ 'README.md': '# test\n', 'src/app.js': 'console.log("hi")\n' });
+fs.writeFileSync(path.join(repo.parent, 'CHANGELOG.md'), 'v1\n');
+git(repo.parent, 'add', '-A');
+git(repo.parent, 'commit', '--quiet', '-m', 'second');
 const elsewhere = tempDir('wts-repository-');
 afterAll(() => {
   for (const dir of [repo.root, elsewhere]) fs.rmSync(dir, { recursive: true, force: true });
@@ -60,7 +64,7 @@ describe('findParentRepository', () => {
       '--quiet',
       '--separate-git-dir',
       path.join(elsewhere, 'kept.git'),
-      repo.origin,
+      repo.parent,
       separate,
     );
     await expect(findParentRepository(cli, separate)).rejects.toThrow(/only a normal clone/);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { git as gitIn, tempDir } from '../../test/support/repo.js';
+import { emptyCommits, git as gitIn, gitWithInput, tempDir } from '../../test/support/repo.js';
 import {
   parseHead,
   parseLooseRef,
@@ -63,15 +63,23 @@ describe('readRefTips', () => {
 
   it("answers as git's for-each-ref does where it is sure, and leaves the rest to git", () => {
     git('init', '--quiet', '--initial-branch=main');
-    git('commit', '--quiet', '--allow-empty', '-m', 'one');
-    const one = git('rev-parse', 'HEAD');
-    git('commit', '--quiet', '--allow-empty', '-m', 'two');
-    const two = git('rev-parse', 'HEAD');
-    git('branch', 'packed', one);
-    git('branch', 'moved', one);
+    gitWithInput(dir, emptyCommits(['one', 'two']), 'fast-import', '--quiet');
+    const [one, two] = git('rev-list', '--reverse', 'main').split('\n');
+    // Branches set in one `update-ref --stdin` each time, as `git branch` would set them.
+    gitWithInput(
+      dir,
+      `create refs/heads/packed ${one}\ncreate refs/heads/moved ${one}\n`,
+      'update-ref',
+      '--stdin',
+    );
     git('pack-refs', '--all');
-    git('branch', '--force', 'moved', two); // loose again, over its packed line
-    git('branch', 'loose', two);
+    // moved: loose again, over its packed line
+    gitWithInput(
+      dir,
+      `update refs/heads/moved ${two}\ncreate refs/heads/loose ${two}\n`,
+      'update-ref',
+      '--stdin',
+    );
     git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
     fs.symlinkSync(path.join(gitDir, 'refs/heads/loose'), path.join(gitDir, 'refs/heads/linked'));
     fs.mkdirSync(path.join(gitDir, 'refs/heads/folder/inside'), { recursive: true });
@@ -128,18 +136,17 @@ describe('readSavingTips', () => {
 
   it("names exactly the objects git's remote-tracking refs and tags name, loose or packed", () => {
     git('init', '--quiet', '--initial-branch=main');
-    const commits: string[] = [];
-    for (const n of [1, 2, 3, 4, 5]) {
-      git('commit', '--quiet', '--allow-empty', '-m', `c${n}`);
-      commits.push(git('rev-parse', 'HEAD'));
-    }
-    const [c1, c2, c3, c4, c5] = commits;
+    gitWithInput(dir, emptyCommits(['c1', 'c2', 'c3', 'c4', 'c5']), 'fast-import', '--quiet');
+    const [c1, c2, c3, c4, c5] = git('rev-list', '--reverse', 'main').split('\n');
     // Nothing yet: no remote-tracking ref, no tag, no packed-refs.
     expect(sorted(readSavingTips(gitDir))).toEqual([]);
 
-    git('update-ref', 'refs/remotes/origin/main', c2);
-    git('update-ref', 'refs/remotes/origin/moved', c1);
-    git('update-ref', 'refs/remotes/origin/dropped', c1);
+    gitWithInput(
+      dir,
+      `create refs/remotes/origin/main ${c2}\ncreate refs/remotes/origin/moved ${c1}\ncreate refs/remotes/origin/dropped ${c1}\n`,
+      'update-ref',
+      '--stdin',
+    );
     git('symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main');
     git('tag', '-a', '-m', 'annotated', 'v1', c3);
     git('tag', 'light', c1);
@@ -172,8 +179,11 @@ describe('readSavingTips', () => {
     expect(readSavingTips(gitDir)).toBeUndefined();
     fs.writeFileSync(packedFile, packed);
     // packed-refs past its bound.
-    const big = `${packed}# ${'x'.repeat(32 * 1024 * 1024)}\n`;
-    fs.writeFileSync(packedFile, big);
+    // The same bytes as one string would be, written in pieces: 32 MiB filled once, not copied three times.
+    const fd = fs.openSync(packedFile, 'w');
+    for (const piece of [Buffer.from(`${packed}# `), Buffer.alloc(32 * 1024 * 1024, 'x'), Buffer.from('\n')])
+      fs.writeSync(fd, piece);
+    fs.closeSync(fd);
     expect(readSavingTips(gitDir)).toBeUndefined();
     fs.writeFileSync(packedFile, packed);
     // A ref that is a symbolic link, under a saving prefix.
@@ -203,9 +213,9 @@ describe('readRecordNames', () => {
     git('init', '--quiet', '--initial-branch=main');
     git('commit', '--quiet', '--allow-empty', '-m', 'one');
     expect(readRecordNames(gitDir)).toEqual([]);
-    for (const ref of ['disk/a/head', 'disk/a/offered', 'volume/b/creating', 'disk/c%2Fd/head'])
-      git('update-ref', `refs/worktree-sandbox/${ref}`, 'HEAD');
-    git('update-ref', 'refs/heads/other', 'HEAD'); // not a record
+    const records = ['disk/a/head', 'disk/a/offered', 'volume/b/creating', 'disk/c%2Fd/head'];
+    const names = [...records.map((ref) => `refs/worktree-sandbox/${ref}`), 'refs/heads/other']; // other: not a record
+    gitWithInput(dir, names.map((name) => `create ${name} HEAD\n`).join(''), 'update-ref', '--stdin');
     expect(readRecordNames(gitDir)).toEqual(gitsList());
     git('pack-refs', '--all');
     git('update-ref', 'refs/worktree-sandbox/disk/e/head', 'HEAD'); // loose beside packed ones

@@ -2,9 +2,13 @@
 // commands a step runs (how many processes, and never the ones it should not need).
 import { Git } from '../../src/engine/git.js';
 
+let checked: Promise<Git> | undefined;
+
 /** A Git whose processes are recorded in `ran` (the arguments of each; `cat-file --batch` for a batch read). */
 export async function recordingGit(): Promise<{ git: Git; ran: string[][] }> {
-  const git = await Git.create();
+  // Git.create checks git's version (a process of its own): once per spec file, each recorder a view of
+  // that one Git with its own record.
+  const git = Object.create(await (checked ??= Git.create())) as Git;
   const ran: string[][] = [];
   const exec = git.exec.bind(git);
   git.exec = (cwd, args, options) => {

@@ -27,6 +27,27 @@ export function git(cwd: string, ...args: string[]): string {
   }).trim();
 }
 
+/** `git` with `input` on its stdin: several ref updates (`update-ref --stdin`) or commits (`fast-import`) in one process. */
+export function gitWithInput(cwd: string, input: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: GIT_ENV,
+    encoding: 'utf8',
+    input,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }).trim();
+}
+
+/** Empty commits on `main`, one per message, as a `git fast-import` stream: one git process for them all. */
+export function emptyCommits(messages: string[]): string {
+  return messages
+    .map(
+      (m, i) =>
+        `commit refs/heads/main\ncommitter t <t@e> ${1_700_000_000 + i} +0000\ndata ${m.length}\n${m}\n`,
+    )
+    .join('');
+}
+
 export function tryGit(cwd: string, ...args: string[]): { ok: boolean; out: string } {
   try {
     return { ok: true, out: git(cwd, ...args) };
@@ -49,6 +70,28 @@ export interface TestRepo {
   origin: string;
 }
 
+const DEFAULT_FILES = { 'README.md': '# test\n', 'src/app.js': 'console.log("hi")\n' };
+
+/**
+ * A repository with one commit on `main` holding `files` (makeRepo's files and CHANGELOG.md by default),
+ * with no origin: three git processes where makeRepo takes ten, for tests that read and add commits only.
+ */
+export function makeLocalRepo(files: Record<string, string> = { ...DEFAULT_FILES, 'CHANGELOG.md': 'v1\n' }): {
+  root: string;
+  parent: string;
+} {
+  const root = tempDir();
+  const parent = path.join(root, 'repo');
+  git(root, 'init', '--quiet', '--initial-branch=main', parent);
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(parent, name)), { recursive: true });
+    fs.writeFileSync(path.join(parent, name), content);
+  }
+  git(parent, 'add', '-A');
+  git(parent, 'commit', '--quiet', '-m', 'first');
+  return { root, parent };
+}
+
 /** A parent repository with two commits on `main`, cloned from a bare `origin`; everything under one temp root. */
 export function makeRepo(
   options: { files?: Record<string, string>; owner?: { uid: number; gid: number } } = {},
@@ -58,7 +101,7 @@ export function makeRepo(
   const seed = path.join(root, 'seed');
   git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
   git(root, 'init', '--quiet', '--initial-branch=main', seed);
-  const files = options.files ?? { 'README.md': '# test\n', 'src/app.js': 'console.log("hi")\n' };
+  const files = options.files ?? DEFAULT_FILES;
   for (const [name, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(seed, name)), { recursive: true });
     fs.writeFileSync(path.join(seed, name), content);

@@ -22,11 +22,11 @@ git read-tree -mu HEAD
 `
     : '';
   return `set -eu
-name() { printf '%s' "$1"; printf '%0${nameLength}d' 0; }
+pad=$(printf '%0${nameLength}d' 0)
 blob=$(echo bomb | git hash-object -w --stdin)
-C=$(i=0; while [ $i -lt ${c} ]; do i=$((i+1)); printf '100644 blob %s\\t%s\\n' "$blob" "$(name c$i)"; done | git mktree)
-B=$(i=0; while [ $i -lt ${b} ]; do i=$((i+1)); printf '040000 tree %s\\t%s\\n' "$C" "$(name b$i)"; done | git mktree)
-A=$(i=0; while [ $i -lt ${a} ]; do i=$((i+1)); printf '040000 tree %s\\t%s\\n' "$B" "$(name a$i)"; done | git mktree)
+C=$(i=0; while [ $i -lt ${c} ]; do i=$((i+1)); printf '100644 blob %s\\t%s\\n' "$blob" "c$i$pad"; done | git mktree)
+B=$(i=0; while [ $i -lt ${b} ]; do i=$((i+1)); printf '040000 tree %s\\t%s\\n' "$C" "b$i$pad"; done | git mktree)
+A=$(i=0; while [ $i -lt ${a} ]; do i=$((i+1)); printf '040000 tree %s\\t%s\\n' "$B" "a$i$pad"; done | git mktree)
 commit=$(git commit-tree "$A" -p HEAD -m 'a tree bomb')
 git update-ref -m bomb HEAD "$commit"
 ${checkout}`;
