@@ -83,13 +83,18 @@ export function makeLocalRepo(files: Record<string, string> = { ...DEFAULT_FILES
   const root = tempDir();
   const parent = path.join(root, 'repo');
   git(root, 'init', '--quiet', '--initial-branch=main', parent);
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(parent, name)), { recursive: true });
-    fs.writeFileSync(path.join(parent, name), content);
-  }
-  git(parent, 'add', '-A');
-  git(parent, 'commit', '--quiet', '-m', 'first');
+  commitFiles(parent, files, 'first');
   return { root, parent };
+}
+
+/** Writes `files` into the repository at `dir` and commits everything there as `message`. */
+function commitFiles(dir: string, files: Record<string, string>, message: string): void {
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '--quiet', '-m', message);
 }
 
 /** A parent repository with two commits on `main`, cloned from a bare `origin`; everything under one temp root. */
@@ -101,16 +106,8 @@ export function makeRepo(
   const seed = path.join(root, 'seed');
   git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
   git(root, 'init', '--quiet', '--initial-branch=main', seed);
-  const files = options.files ?? DEFAULT_FILES;
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(seed, name)), { recursive: true });
-    fs.writeFileSync(path.join(seed, name), content);
-  }
-  git(seed, 'add', '-A');
-  git(seed, 'commit', '--quiet', '-m', 'first');
-  fs.writeFileSync(path.join(seed, 'CHANGELOG.md'), 'v1\n');
-  git(seed, 'add', '-A');
-  git(seed, 'commit', '--quiet', '-m', 'second');
+  commitFiles(seed, options.files ?? DEFAULT_FILES, 'first');
+  commitFiles(seed, { 'CHANGELOG.md': 'v1\n' }, 'second');
   git(seed, 'push', '--quiet', origin, 'main');
   const parent = path.join(root, 'work', 'repo');
   fs.mkdirSync(path.dirname(parent), { recursive: true });
