@@ -121,7 +121,7 @@ async function runForIssue(settings, io, planned) {
             const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
             const base = await issueBase(settings, api, git, parent.path, io);
             files = await (0,run_files/* writeRequestFiles */.wV)(ctx.runnerTemp, request.comment?.id ?? issue.number, issuePrompt(request), context);
-            const outcome = await (0,run/* runSandbox */.F)({ ...settings, branch, base: base.commit }, { ui, save: io.save, command: (0,run_files/* requestFilesForCommand */.xo)(files) });
+            const outcome = await (0,run/* runSandbox */.F)({ ...settings, branch, base: base.commit }, { ui, save: io.save, command: (0,run_files/* requestFilesForCommand */.xo)(files), tail: true });
             const target = (0,github_target/* planBranchTarget */.Hi)(branch, settings.push);
             const finished = await (0,pr_outcome/* describeOutcome */.S)(git, parent.path, settings, io, ctx, target, undefined, outcome);
             const on = { issueNumber: issue.number, branch, base: base.branch };

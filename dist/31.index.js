@@ -1155,6 +1155,7 @@ async function runTarget(settings, io, run) {
                 save: io.save,
                 command: files ? (0,run_files/* requestFilesForCommand */.xo)(files) : undefined,
                 pushTo: pushDestination(target),
+                tail: true,
             };
             const outcome = await (0,run_run/* runSandbox */.F)({ ...settings, branch: target.branch, base: '' }, deps);
             const finished = await (0,pr_outcome/* describeOutcome */.S)(git, parent.path, settings, io, ctx, target, pr, outcome);

@@ -85,7 +85,7 @@ export async function runForIssue(
       );
       const outcome = await runSandbox(
         { ...settings, branch, base: base.commit },
-        { ui, save: io.save, command: requestFilesForCommand(files) },
+        { ui, save: io.save, command: requestFilesForCommand(files), tail: true },
       );
       const target = planBranchTarget(branch, settings.push);
       const finished = await describeOutcome(git, parent.path, settings, io, ctx, target, undefined, outcome);

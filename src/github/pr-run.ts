@@ -161,6 +161,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
         save: io.save,
         command: files ? requestFilesForCommand(files) : undefined,
         pushTo: pushDestination(target),
+        tail: true,
       };
       const outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
       const finished = await describeOutcome(git, parent.path, settings, io, ctx, target, pr, outcome);

@@ -169,12 +169,14 @@ export interface CommandHooks {
   drained?: () => Promise<void> | undefined;
   /**
    * A descriptor the engine CLI writes the output to directly (the step's stdout, fenced): then `onLine`
-   * is not called, `ready` is awaited first, and the tail comes from the engine's log of the container.
+   * is not called, `ready` is awaited first, and the tail (`tail`) comes from the engine's log of the container.
    */
   outputFd?: number;
   ready?: () => Promise<void>;
   /** With `outputFd`: the engine CLI's stderr, as it came. */
   onStderrChunk?: (chunk: Buffer) => void;
+  /** With `outputFd`: the output's last lines are wanted (CommandResult.tail; else empty but on failure). */
+  tail?: boolean;
 }
 
 export async function runCommand(
@@ -223,12 +225,18 @@ export async function runCommand(
       stderrTailLines: TAIL_LINES,
     });
     const durationMs = Date.now() - started;
-    // The engine's log of the container and its state: two questions asked together, one wait (each is
-    // an engine CLI start; docs/benchmarks.md).
-    const [lines, state] = await Promise.all([
-      hooks.outputFd === undefined ? result.outputTail : engine.logTail(name, TAIL_LINES),
+    // With the output written straight to the step's log, its last lines are the engine's log of the
+    // container: asked beside its state when the tail is wanted (one wait), else only when the command did
+    // not run, for what the engine said (each question is an engine CLI start; docs/benchmarks.md).
+    const logged = hooks.outputFd !== undefined;
+    const [asked, state] = await Promise.all([
+      logged && hooks.tail ? engine.logTail(name, TAIL_LINES) : undefined,
       engine.containerState(name),
     ]);
+    const ranBadly = !state || !state.started || !!state.error || state.exitCode === 127;
+    const lines = !logged
+      ? result.outputTail
+      : (asked ?? (ranBadly ? await engine.logTail(name, TAIL_LINES) : []));
     const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
     // What the engine said last: its stderr, or (output written straight to the step's log) its log of
     // the container; an engine error from before the container existed is in the step's log above.

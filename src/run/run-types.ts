@@ -33,4 +33,6 @@ export interface RunDeps {
    * cleans up in the same process while the run may still hold it.
    */
   onSandboxLock?: (held: boolean) => void;
+  /** The command's last lines are wanted in `RunOutcome.command.tail` (the bot's comment shows them). */
+  tail?: boolean;
 }

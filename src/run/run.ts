@@ -160,6 +160,7 @@ async function runLocked(settings: RunSettings, deps: RunDeps, planned: Planned)
             ready: write.flush,
             onStderrChunk: write.raw,
             drained: write.drained,
+            tail: deps.tail,
           },
         ),
       ),
