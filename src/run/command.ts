@@ -169,7 +169,8 @@ export interface CommandHooks {
   drained?: () => Promise<void> | undefined;
   /**
    * A descriptor the engine CLI writes the output to directly (the step's stdout, fenced): then `onLine`
-   * is not called, `ready` is awaited first, and the tail (`tail`) comes from the engine's log of the container.
+   * is not called, `ready` is awaited first, and the tail (`tail`) comes from the engine's log of the
+   * container.
    */
   outputFd?: number;
   ready?: () => Promise<void>;
