@@ -77,6 +77,13 @@ const cpuOf = (work) => {
   const { user, system } = process.cpuUsage(before);
   return (user + system) / 1000;
 };
+/** The recorded reads through a new scanner, each by \`scan\`: the answer must read as usage. */
+const replayOnce = (scan) => {
+  const scanner = new UsageScanner('anthropic', 'sse');
+  for (const chunk of recorded) scan(scanner, chunk);
+  if (!scanner.end().usage) throw new Error('the replay read no usage');
+};
+const median21 = (measure) => Array.from({ length: 21 }, measure).sort((a, b) => a - b)[10];
 const [socketPath, allow, credential, serverCaFile] = process.argv.slice(2);
 await startProxy(
   credential
@@ -90,37 +97,29 @@ await startProxy(
 );
 console.log('ready');
 // Each line in, one line out: 'cpu', this process's CPU time so far (ms); 'record'; 'replay', the chunks
-// recorded and the median CPU (ms) of scanning them again, 21 times.
+// recorded and the median CPU (ms) of scanning them again, 21 times, from the copies and in the cache.
 for await (const line of readline.createInterface({ input: process.stdin })) {
   if (line === 'record') {
     recording = true;
     console.log('recording');
   }
   else if (line === 'replay') {
-    const times = Array.from({ length: 21 }, () =>
-      cpuOf(() => {
-        const scanner = new UsageScanner('anthropic', 'sse');
-        for (const chunk of recorded) write.call(scanner, chunk);
-        if (!scanner.end().usage) throw new Error('the replay read no usage');
-      }),
-    ).sort((a, b) => a - b);
+    const cold = median21(() => cpuOf(() => replayOnce((scanner, chunk) => write.call(scanner, chunk))));
     // Again, each read first copied into one buffer, as a socket's read lands in memory: scanned while it is
     // in the cache, as in the live proxy (the recorded copies, 10 MB, are not), the scan alone timed.
     const scratch = Buffer.allocUnsafe(Math.max(...recorded.map((chunk) => chunk.length)));
-    const warm = Array.from({ length: 21 }, () => {
-      const scanner = new UsageScanner('anthropic', 'sse');
+    const warm = median21(() => {
       let ns = 0n;
-      for (const chunk of recorded) {
+      replayOnce((scanner, chunk) => {
         chunk.copy(scratch);
         const read = scratch.subarray(0, chunk.length);
         const started = process.hrtime.bigint();
         write.call(scanner, read);
         ns += process.hrtime.bigint() - started;
-      }
-      if (!scanner.end().usage) throw new Error('the replay read no usage');
+      });
       return Number(ns) / 1e6;
-    }).sort((a, b) => a - b);
-    console.log(\`\${recorded.length} \${times[10]} \${warm[10]}\`);
+    });
+    console.log(\`\${recorded.length} \${cold} \${warm}\`);
   } else {
     const { user, system } = process.cpuUsage();
     console.log((user + system) / 1000);
