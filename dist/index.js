@@ -3801,7 +3801,7 @@ function networkWarnings(report) {
     for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
         const { omitted } = (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .jsonRows */ .GN)(report[key], NETWORK_OUTPUT_MAX_BYTES);
         if (omitted > 0)
-            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
+            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .thousands */ .oh)(NETWORK_OUTPUT_MAX_BYTES)} bytes.`);
     }
     return lines;
 }
@@ -4135,7 +4135,7 @@ function outcomeRows(outcome) {
 }
 /** The count of changed files; "at least" when counting stopped at its bounds (the reason follows). */
 function filesChanged(report) {
-    const n = report.changedCount.toLocaleString('en-US');
+    const n = (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .thousands */ .oh)(report.changedCount);
     return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
 }
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
@@ -4183,7 +4183,7 @@ function replyMarkdown(read, options) {
     if (reply.cut)
         notes.push((0,_run_reply_js__WEBPACK_IMPORTED_MODULE_4__/* .cutSentence */ .q9)(reply));
     if (block.leftOut > 0)
-        notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
+        notes.push(`${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .thousands */ .oh)(block.leftOut)} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
     const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
     const images = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .imageLinks */ .XS)(text);
     return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
@@ -4264,7 +4264,7 @@ function fitSummary(sections, used, max = SUMMARY_MAX_BYTES) {
             break;
     }
     const left = total - (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .byteLength */ .dp)(kept);
-    return `${closeBlocks(kept)}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
+    return `${closeBlocks(kept)}\n\n**${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .thousands */ .oh)(left)} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
 }
 /** Appends `sections` (the most important first), redacted, within SUMMARY_MAX_BYTES in all. */
 async function writeSummary(redaction, ...sections) {
@@ -4294,7 +4294,7 @@ async function writeSummary(redaction, ...sections) {
 /* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7564);
 
 
-const n = (value) => value.toLocaleString('en-US');
+const n = _ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .thousands */ .oh;
 function modelUsageOutput(report) {
     return { 'model-usage': JSON.stringify(report) };
 }
@@ -5188,13 +5188,15 @@ function redactionFor(settings) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8561);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9633);
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
 // committed, and read back by the host as data once the container is gone. The folder is the run's own,
 // under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
 // link to the runner's files, a FIFO, a folder, a sparse file of terabytes), so the host opens the file
 // without following links and without blocking, reads on only when the open descriptor is a regular file,
 // and reads at most REPLY_MAX_BYTES of it. Anything else is no reply and a warning, never a hang.
+
 
 
 
@@ -5263,7 +5265,7 @@ async function readReply(hostDir, maxBytes = REPLY_MAX_BYTES) {
         if (code === 'ELOOP')
             return { warning: 'The reply file is a symbolic link: not followed, no reply.' };
         return {
-            warning: `The reply file could not be opened (${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxText */ .dX)(String(code ?? error))}): no reply.`,
+            warning: `The reply file could not be opened (${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_5__/* .sandboxText */ .dX)(String(code ?? error))}): no reply.`,
         };
     }
     try {
@@ -5285,7 +5287,7 @@ async function readReply(hostDir, maxBytes = REPLY_MAX_BYTES) {
     }
     catch (error) {
         return {
-            warning: `The reply file could not be read (${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxText */ .dX)(error.message)}): no reply.`,
+            warning: `The reply file could not be read (${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_5__/* .sandboxText */ .dX)(error.message)}): no reply.`,
         };
     }
     finally {
@@ -5315,7 +5317,7 @@ async function removeReplyFolder(hostDir) {
             return undefined;
         }
         catch (error) {
-            return `The reply folder ${hostDir} could not be removed: ${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxText */ .dX)(error.message)}`;
+            return `The reply folder ${hostDir} could not be removed: ${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_5__/* .sandboxText */ .dX)(error.message)}`;
         }
     }
 }
@@ -5337,14 +5339,14 @@ function reportReply(ui, read) {
     const reply = read?.reply;
     if (!reply || !reply.text.trim())
         return;
-    ui.info(`The command's reply ($SANDBOX_REPLY_FILE, ${reply.bytes.toLocaleString('en-US')} bytes):`);
-    ui.fenced((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(reply.text));
+    ui.info(`The command's reply ($SANDBOX_REPLY_FILE, ${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .thousands */ .oh)(reply.bytes)} bytes):`);
+    ui.fenced((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_5__/* .logLines */ .OG)(reply.text));
     if (reply.cut)
         ui.warning(cutSentence(reply));
 }
 /** What the log and the Markdown say of a reply read only in part. */
 function cutSentence(reply) {
-    return `The reply was cut: its file had ${reply.bytes.toLocaleString('en-US')} bytes, and only the first ${REPLY_MAX_BYTES.toLocaleString('en-US')} were read.`;
+    return `The reply was cut: its file had ${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .thousands */ .oh)(reply.bytes)} bytes, and only the first ${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .thousands */ .oh)(REPLY_MAX_BYTES)} were read.`;
 }
 
 
@@ -5359,12 +5361,14 @@ function cutSentence(reply) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8657);
+/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8657);
 /* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5136);
-/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7180);
+/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7180);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8561);
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
+
 
 
 
@@ -5383,12 +5387,12 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
     const { store, snapshot, head, tip } = imported;
     const changedSinceStart = (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, startSha, snapshot);
     const [commits, changed, dirty, unpushed] = await Promise.all([
-        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countCommits */ .Wt)(git, parentPath, [`${startSha}..${tip}`]),
+        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countCommits */ .Wt)(git, parentPath, [`${startSha}..${tip}`]),
         changedSinceStart,
         // With no new commit, what is uncommitted is what changed since the start: one walk answers both
         // (two git processes fewer).
         head === startSha ? changedSinceStart : (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, head, snapshot),
-        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
+        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
     ]);
     if (!commits)
         throw new Error(`git could not count the commits from ${startSha} to ${tip}`);
@@ -5423,7 +5427,7 @@ async function diffStat(git, store, from, to, changed) {
     const lines = [];
     let bytes = 0;
     let cut = 0;
-    const result = await git.stream(store, ['diff', ..._engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__/* .NO_EXTERNAL_DIFF */ .S, '--stat=120', from, to, '--'], {
+    const result = await git.stream(store, ['diff', ..._engine_git_commands_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_EXTERNAL_DIFF */ .S, '--stat=120', from, to, '--'], {
         config: [
             ['diff.renames', 'false'],
             ['core.bigFileThreshold', '1m'],
@@ -5462,16 +5466,16 @@ function pathsInsteadOfStat(changed) {
 /** "… and 152,600 more paths" for a list that names `shown` of `changed`'s paths. */
 function leftOut(changed, shown) {
     const more = changed.count - shown;
-    const total = `${changed.exact ? '' : 'at least '}${changed.count.toLocaleString('en-US')}`;
+    const total = `${changed.exact ? '' : 'at least '}${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .thousands */ .oh)(changed.count)}`;
     const why = changed.exact ? '' : ` (counting stopped: ${changed.stopped})`;
-    return `… and ${changed.exact ? '' : 'at least '}${more.toLocaleString('en-US')} more path(s): ${total} changed${why}; no line counts over ${STAT_MAX_PATHS.toLocaleString('en-US')} paths`;
+    return `… and ${changed.exact ? '' : 'at least '}${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .thousands */ .oh)(more)} more path(s): ${total} changed${why}; no line counts over ${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .thousands */ .oh)(STAT_MAX_PATHS)} paths`;
 }
 /**
  * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent, up to
  * MAX_COUNTED_COMMITS; 1 when git cannot say, so that work is never taken for none.
  */
 async function commitsNotIn(git, parentPath, tip, not) {
-    return (await (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countCommits */ .Wt)(git, parentPath, [tip, '--not', ...not]))?.count ?? 1;
+    return (await (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countCommits */ .Wt)(git, parentPath, [tip, '--not', ...not]))?.count ?? 1;
 }
 /** Uncommitted files or commits no remote has; a count that stopped at its bounds is taken for work. */
 function holdsWork(report) {
@@ -8953,6 +8957,7 @@ function keepNewest(items, maxCount, maxBytes, charged = () => 0) {
 /* harmony export */   aB: () => (/* binding */ blockWithCut),
 /* harmony export */   dp: () => (/* binding */ byteLength),
 /* harmony export */   jD: () => (/* binding */ tableRow),
+/* harmony export */   oh: () => (/* binding */ thousands),
 /* harmony export */   tp: () => (/* binding */ table),
 /* harmony export */   zH: () => (/* binding */ details)
 /* harmony export */ });
@@ -8978,9 +8983,16 @@ function details(summary, body) {
 /** Untrusted text as a `<pre>` block of at most `max` characters; `cut` says, after it, how many were left out. */
 function blockWithCut(text, max, cut) {
     const { markdown, leftOut } = (0,_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedBlock */ .C9)(text, max);
-    return leftOut ? `${markdown}\n\n${cut(leftOut.toLocaleString('en-US'))}` : markdown;
+    return leftOut ? `${markdown}\n\n${cut(thousands(leftOut))}` : markdown;
 }
 const byteLength = (text) => Buffer.byteLength(text, 'utf8');
+/**
+ * A whole number as `toLocaleString('en-US')` writes it (12,345), without its cost: the first call loads
+ * ICU's number formats, 20–30 ms of a run's step.
+ */
+function thousands(n) {
+    return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
+}
 /** A JSON array of the first rows that fit in `maxBytes` (UTF-8, as GitHub bounds an output); `omitted` counts the others. */
 function jsonRows(rows, maxBytes) {
     const parts = [];

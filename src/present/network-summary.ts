@@ -4,7 +4,7 @@
 // is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
 // a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
 // summary over 1 MiB whole, the run's own report with it) and the outputs.
-import { byteLength, jsonRows, tableHead, tableRow } from '../ui/markdown.js';
+import { byteLength, jsonRows, tableHead, tableRow, thousands } from '../ui/markdown.js';
 import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
 import { proposeAllowList, type NetworkPolicy } from '../network/policy.js';
 import type { NetworkReport } from '../network/proxy.js';
@@ -71,7 +71,7 @@ export function networkWarnings(report: NetworkReport): string[] {
     const { omitted } = jsonRows(report[key], NETWORK_OUTPUT_MAX_BYTES);
     if (omitted > 0)
       lines.push(
-        `Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`,
+        `Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${thousands(NETWORK_OUTPUT_MAX_BYTES)} bytes.`,
       );
   }
   return lines;

@@ -2,7 +2,7 @@
 // section of Markdown, for the summary and the progress comment alike.
 import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
-import { blockWithCut, details, table } from '../ui/markdown.js';
+import { blockWithCut, details, table, thousands } from '../ui/markdown.js';
 import { imageLinks, inlineText, untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
 import { cutSentence, REPLY_MAX_BYTES, type ReplyRead } from '../run/reply.js';
 import type { RunOutcome } from '../run/run.js';
@@ -45,7 +45,7 @@ export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
 
 /** The count of changed files; "at least" when counting stopped at its bounds (the reason follows). */
 export function filesChanged(report: RunOutcome['report']): string {
-  const n = report.changedCount.toLocaleString('en-US');
+  const n = thousands(report.changedCount);
   return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
 }
 
@@ -98,7 +98,7 @@ export function replyMarkdown(
   if (reply.cut) notes.push(cutSentence(reply));
   if (block.leftOut > 0)
     notes.push(
-      `${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`,
+      `${thousands(block.leftOut)} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`,
     );
   const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
   const images = imageLinks(text);

@@ -8,7 +8,7 @@ import * as core from '@actions/core';
 import * as fs from 'node:fs/promises';
 import type { Redaction } from '../run/redaction.js';
 import { cutToBytes } from '../ui/bounded-text.js';
-import { byteLength } from '../ui/markdown.js';
+import { byteLength, thousands } from '../ui/markdown.js';
 
 /**
  * The most bytes a step's summary file holds. The runner drops a file over 1 MiB (1,048,576 bytes), as it
@@ -60,7 +60,7 @@ export function fitSummary(sections: readonly string[], used: number, max = SUMM
     if (fits !== section) break;
   }
   const left = total - byteLength(kept);
-  return `${closeBlocks(kept)}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
+  return `${closeBlocks(kept)}\n\n**${thousands(left)} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
 }
 
 /** Appends `sections` (the most important first), redacted, within SUMMARY_MAX_BYTES in all. */

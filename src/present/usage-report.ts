@@ -4,10 +4,10 @@
 // servers' answers (and a host from the sandbox): printed only JSON-quoted, with the characters Markdown
 // and HTML read replaced.
 import type { ModelUsageReport } from '../network/model-meter.js';
-import { table } from '../ui/markdown.js';
+import { table, thousands } from '../ui/markdown.js';
 import { shownHost } from './network-summary.js';
 
-const n = (value: number) => value.toLocaleString('en-US');
+const n = thousands;
 
 export function modelUsageOutput(report: ModelUsageReport): Record<'model-usage', string> {
   return { 'model-usage': JSON.stringify(report) };

@@ -9,6 +9,7 @@ import { constants as fsc } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Mount } from '../engine/container-args.js';
+import { thousands } from '../ui/markdown.js';
 import { logLines, sandboxText } from '../ui/sandbox-text.js';
 import type { Ui } from '../ui/ui.js';
 
@@ -167,12 +168,12 @@ export function reportReply(ui: Ui, read: ReplyRead | undefined): void {
   if (read?.warning) ui.warning(read.warning);
   const reply = read?.reply;
   if (!reply || !reply.text.trim()) return;
-  ui.info(`The command's reply ($SANDBOX_REPLY_FILE, ${reply.bytes.toLocaleString('en-US')} bytes):`);
+  ui.info(`The command's reply ($SANDBOX_REPLY_FILE, ${thousands(reply.bytes)} bytes):`);
   ui.fenced(logLines(reply.text));
   if (reply.cut) ui.warning(cutSentence(reply));
 }
 
 /** What the log and the Markdown say of a reply read only in part. */
 export function cutSentence(reply: Reply): string {
-  return `The reply was cut: its file had ${reply.bytes.toLocaleString('en-US')} bytes, and only the first ${REPLY_MAX_BYTES.toLocaleString('en-US')} were read.`;
+  return `The reply was cut: its file had ${thousands(reply.bytes)} bytes, and only the first ${thousands(REPLY_MAX_BYTES)} were read.`;
 }

@@ -6,6 +6,7 @@ import { changedPaths, type ChangedPaths } from './changed-paths.js';
 import type { ClearedTrap } from '../sandbox/git-traps.js';
 import { countCommits, countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Imported } from './import.js';
+import { thousands } from '../ui/markdown.js';
 
 export interface WorktreeReport {
   headSha: string;
@@ -149,9 +150,9 @@ function pathsInsteadOfStat(changed: ChangedPaths): string {
 /** "… and 152,600 more paths" for a list that names `shown` of `changed`'s paths. */
 export function leftOut(changed: ChangedPaths, shown: number): string {
   const more = changed.count - shown;
-  const total = `${changed.exact ? '' : 'at least '}${changed.count.toLocaleString('en-US')}`;
+  const total = `${changed.exact ? '' : 'at least '}${thousands(changed.count)}`;
   const why = changed.exact ? '' : ` (counting stopped: ${changed.stopped})`;
-  return `… and ${changed.exact ? '' : 'at least '}${more.toLocaleString('en-US')} more path(s): ${total} changed${why}; no line counts over ${STAT_MAX_PATHS.toLocaleString('en-US')} paths`;
+  return `… and ${changed.exact ? '' : 'at least '}${thousands(more)} more path(s): ${total} changed${why}; no line counts over ${thousands(STAT_MAX_PATHS)} paths`;
 }
 
 /**

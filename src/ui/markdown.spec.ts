@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { describe, expect, it } from '@jest/globals';
 import { renderGfm } from '../../test/support/cmark.js';
-import { blockWithCut, details, jsonRows, table, tableHead, tableRow } from './markdown.js';
+import { blockWithCut, details, jsonRows, table, tableHead, tableRow, thousands } from './markdown.js';
 import { untrustedBlock } from './untrusted-markdown.js';
 
 describe('the action’s own Markdown structure', () => {
@@ -57,5 +57,12 @@ describe('the action’s own Markdown structure', () => {
     expect(JSON.parse(some.json)).toEqual(rows.slice(0, 100 - some.omitted));
     expect(some.omitted).toBeGreaterThan(0);
     expect(jsonRows([], 10)).toEqual({ json: '[]', omitted: 0 });
+  });
+
+  it('writes whole numbers as toLocaleString(en-US) does, digits grouped by three', () => {
+    const numbers = [0, 7, 999, 1_000, 12_345, 999_999, 1_000_000, 1_048_576, -1_234, Number.MAX_SAFE_INTEGER];
+    for (const n of numbers) expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+    expect(thousands(12_345)).toBe('12,345');
+    expect(thousands(1.5)).toBe('1.5');
   });
 });

@@ -24,10 +24,18 @@ export function details(summary: string, body: string): string {
 /** Untrusted text as a `<pre>` block of at most `max` characters; `cut` says, after it, how many were left out. */
 export function blockWithCut(text: string, max: number, cut: (leftOut: string) => string): string {
   const { markdown, leftOut } = untrustedBlock(text, max);
-  return leftOut ? `${markdown}\n\n${cut(leftOut.toLocaleString('en-US'))}` : markdown;
+  return leftOut ? `${markdown}\n\n${cut(thousands(leftOut))}` : markdown;
 }
 
 export const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * A whole number as `toLocaleString('en-US')` writes it (12,345), without its cost: the first call loads
+ * ICU's number formats, 20–30 ms of a run's step.
+ */
+export function thousands(n: number): string {
+  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
+}
 
 /** A JSON array of the first rows that fit in `maxBytes` (UTF-8, as GitHub bounds an output); `omitted` counts the others. */
 export function jsonRows(rows: readonly object[], maxBytes: number): { json: string; omitted: number } {
