@@ -60,7 +60,18 @@ describe('the action’s own Markdown structure', () => {
   });
 
   it('writes whole numbers as toLocaleString(en-US) does, digits grouped by three', () => {
-    const numbers = [0, 7, 999, 1_000, 12_345, 999_999, 1_000_000, 1_048_576, -1_234, Number.MAX_SAFE_INTEGER];
+    const numbers = [
+      0,
+      7,
+      999,
+      1_000,
+      12_345,
+      999_999,
+      1_000_000,
+      1_048_576,
+      -1_234,
+      Number.MAX_SAFE_INTEGER,
+    ];
     for (const n of numbers) expect(thousands(n)).toBe(n.toLocaleString('en-US'));
     expect(thousands(12_345)).toBe('12,345');
     expect(thousands(1.5)).toBe('1.5');
