@@ -20,6 +20,7 @@
 //   BENCH_DISTS="before=/tmp/before/index.js,after=dist/index.js": several builds, interleaved with the
 //   baseline and with each other in rotating order (a device measured with and without it, ADR 0011).
 import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -45,9 +46,7 @@ import {
   ACTION_DEFAULTS,
 } from './lib.mjs';
 
-// Even: each side runs second in a pair as often as first. Measured: the second run of a pair is 0.7–1.2 s
-// slower on this machine (it follows the first one's removal of a 60 MB sandbox), so with an odd count
-// the side that runs second once more carries that into its median.
+// Even: each side runs second in a pair as often as first.
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 8);
 if (!Number.isInteger(REPEAT) || REPEAT < 2 || REPEAT % 2)
   throw new Error(`BENCH_REPEAT must be an even number (each side runs first as often as second): ${REPEAT}`);
@@ -71,6 +70,17 @@ const scratch = path.join(CACHE, `run-mode-${tag}`);
 const worktreeRoot = path.join(scratch, 'worktrees');
 const reuseBranch = `bench-reuse-${tag}`;
 const peaks = [];
+// Nothing is removed while the series run (removals wait here, in order, for settle()). On an ext4 without a
+// journal (this machine's), a file created within 60 s of another's removal skips each such free inode
+// (ialloc.c, recently_deleted): writing 4,800 files after a 60 MB sandbox went took 0.4–1.2 s longer, by
+// chance of where they landed, on either side. GitHub's runners journal their disks.
+const removals = [];
+let handCount = 0;
+async function settle() {
+  for (const remove of removals.splice(0)) await remove();
+  await run('sync', []);
+  await sleep(65_000);
+}
 const VARIANTS = (process.env.BENCH_DISTS ?? `action=${DIST}`).split(',').map((entry) => {
   const [name, dist] = entry.split('=');
   if (!name || !dist || !fs.existsSync(dist)) throw new Error(`BENCH_DISTS: no build at ${entry}`);
@@ -100,10 +110,15 @@ async function actionRun(repo, isolation, extra, node = ACTION_NODE, dist = VARI
   const inputs = actionInputs(repo, isolation, extra);
   const main = await runActionStep({ inputs, cwd: repo, node, dist });
   const stepMs = Number(nowNs() - main.startNs) / 1e6;
-  const post = await runActionStep({ inputs, cwd: repo, state: main.state, node, dist });
-  peaks.push(main.peakKb, post.peakKb);
-  if (main.outputs.kind === 'transient' && (await sandboxExists(main.outputs)))
-    throw new Error(`the post step left the transient sandbox ${main.outputs.sandbox} behind`);
+  const postStep = async () => {
+    const post = await runActionStep({ inputs, cwd: repo, state: main.state, node, dist });
+    peaks.push(main.peakKb, post.peakKb);
+    if (main.outputs.kind === 'transient' && (await sandboxExists(main.outputs)))
+      throw new Error(`the post step left the transient sandbox ${main.outputs.sandbox} behind`);
+  };
+  // A transient sandbox's post step removes it: that waits (removals); a kept one's runs now.
+  if (main.outputs.kind === 'transient') removals.push(postStep);
+  else await postStep();
   return { ms: Number(firstTimestamp(main.stdout) - main.startNs) / 1e6, stepMs, outputs: main.outputs };
 }
 
@@ -147,8 +162,8 @@ const lookForChanges = (mounts, wt) => [
  * workers as cores), which the action's own checkout uses (src/sandbox/make-repository.ts): reported beside the
  * target's baseline, so that the gain it brings is seen apart from the rest of the action.
  */
-async function baselineDisk(repo, n, parallel = false) {
-  const wt = path.join(worktreeRoot, 'baseline', `hand-${n}`);
+async function baselineDisk(repo, parallel = false) {
+  const wt = path.join(worktreeRoot, 'baseline', `hand-${++handCount}`);
   const workers = parallel ? ['-c', 'checkout.workers=0'] : [];
   const times = await timedSequence([
     ['git', '-C', repo, ...workers, 'worktree', 'add', '--quiet', '--detach', wt, 'HEAD'],
@@ -166,11 +181,12 @@ async function baselineDisk(repo, n, parallel = false) {
     ],
     lookForChanges(handMounts(repo, `${wt}:${wt}`), wt),
   ]);
-  await run('git', ['-C', repo, 'worktree', 'remove', '--force', '--', wt]);
+  removals.push(() => run('git', ['-C', repo, 'worktree', 'remove', '--force', '--', wt]));
   return times;
 }
 
-async function baselineVolume(repo, n) {
+async function baselineVolume(repo) {
+  const n = ++handCount;
   const volume = `${prefix}-hand-${n}`;
   const wt = `/sandbox/hand-${n}`;
   const mounts = handMounts(repo, `${volume}:/sandbox`);
@@ -192,8 +208,10 @@ async function baselineVolume(repo, n) {
     ['docker', 'run', '--rm', '--user', `${uid}:${gid}`, ...mounts, '-w', wt, IMAGE, ...firstInstruction],
     lookForChanges(mounts, wt),
   ]);
-  await run('docker', ['volume', 'rm', '--', volume]);
-  fs.rmSync(path.join(repo, '.git', 'worktrees', `hand-${n}`), { recursive: true, force: true });
+  removals.push(async () => {
+    await run('docker', ['volume', 'rm', '--', volume]);
+    fs.rmSync(path.join(repo, '.git', 'worktrees', `hand-${n}`), { recursive: true, force: true });
+  });
   return times;
 }
 
@@ -294,13 +312,14 @@ async function main() {
     log('warm-up (not counted)');
     for (const { isolation } of ISOLATIONS) {
       for (const { dist } of VARIANTS) await actionRun(repo, isolation, {}, ACTION_NODE, dist);
-      await (isolation === 'disk' ? baselineDisk(repo, 0) : baselineVolume(repo, 0));
+      await (isolation === 'disk' ? baselineDisk(repo) : baselineVolume(repo));
     }
+    await settle();
     for (let i = 1; i <= REPEAT; i++) {
       for (const { isolation } of ISOLATIONS) {
         const hand = isolation === 'disk' ? baselineDisk : baselineVolume;
         const [h, ...actions] = await interleaved(i, [
-          () => hand(repo, i),
+          () => hand(repo),
           ...VARIANTS.map(
             ({ dist }) =>
               () =>
@@ -327,7 +346,7 @@ async function main() {
       const [a, h] = await pair(
         i,
         async () => (await actionRun(repo, 'disk')).ms,
-        async () => (await baselineDisk(repo, i, true)).ms,
+        async () => (await baselineDisk(repo, true)).ms,
       );
       times.disk[VARIANTS[0].name].actionP.push(a);
       times.disk.handP.push(h);
@@ -377,6 +396,7 @@ async function main() {
       }
     }
   } finally {
+    for (const remove of removals.splice(0)) await remove().catch((error) => log(String(error)));
     await cleanUp(repo);
   }
   load.push(loadAverage());
@@ -508,7 +528,7 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from com
 
 - Machine: ${note} (the benchmark's); the action runs on Node ${actionNodeVersion}${ACTION_NODE === process.execPath ? '' : ' (test/node24: `runs.using: node24`, what GitHub runs it on; `BENCH_NODE` picks another)'}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, git ${gitVersion}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
-- ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each first in half of the pairs (the second run of a pair was measured 0.7–1.2 s slower: it follows the removal of the first one's 60 MB sandbox), each after a \`sync\`; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
+- ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each first in half of the pairs, each after a \`sync\`; medians. Nothing is removed while the series run (an ext4 without a journal, as here, makes a file created within 60 s of another's removal skip each such free inode: 0.4–1.2 s more for the next 60 MB sandbox, on either side); removals, then 65 s, after the warm-up. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed by the action's post step (checked), after the series.
 - What the action does: a repository of its own per sandbox (\`git init\`, \`objects/info/alternates\` to the parent's store, \`git reset --hard\` with git's parallel checkout, \`checkout.workers=0\`: as many workers as cores; in a helper container for a volume), the parent's records as refs, then the command in a container that sees the parent read-only with its \`.git\` hidden and only its object store mounted (read-only).
 - Hand-written equivalents (the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`; for the whole step, each then followed by a helper \`docker run\` doing \`git status --porcelain\` (and a bare run by the same). Reported beside them (disk, a second series of pairs): the same hand-written steps with the parallel checkout the action uses, so that its gain is seen apart. Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
 - Peak memory: VmHWM of each action process (main and post steps), polled from /proc every 5 ms.
