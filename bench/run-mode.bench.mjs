@@ -157,16 +157,11 @@ const lookForChanges = (mounts, wt) => [
   '--porcelain',
 ];
 
-/**
- * `git worktree add` + `docker run`. `parallel`: with git's parallel checkout (`checkout.workers=0`, as many
- * workers as cores), which the action's own checkout uses (src/sandbox/make-repository.ts): reported beside the
- * target's baseline, so that the gain it brings is seen apart from the rest of the action.
- */
-async function baselineDisk(repo, parallel = false) {
+/** `git worktree add` + `docker run`, then the helper that looks for changes. */
+async function baselineDisk(repo) {
   const wt = path.join(worktreeRoot, 'baseline', `hand-${++handCount}`);
-  const workers = parallel ? ['-c', 'checkout.workers=0'] : [];
   const times = await timedSequence([
-    ['git', '-C', repo, ...workers, 'worktree', 'add', '--quiet', '--detach', wt, 'HEAD'],
+    ['git', '-C', repo, 'worktree', 'add', '--quiet', '--detach', wt, 'HEAD'],
     [
       'docker',
       'run',
@@ -237,7 +232,6 @@ async function interleaved(i, sides) {
   }
   return results;
 }
-const pair = (i, a, b) => interleaved(i, [a, b]);
 
 async function benchRepository() {
   if (process.env.BENCH_REPO)
@@ -294,7 +288,7 @@ async function main() {
   const load = [loadAverage()];
   // Per isolation: each build's series (start → first instruction, whole main step; new and reused
   // sandboxes), the baselines' beside them.
-  const series = () => ({ action: [], step: [], reuse: [], reuseStep: [], reuseHere: [], actionP: [] });
+  const series = () => ({ action: [], step: [], reuse: [], reuseStep: [], reuseHere: [] });
   const times = Object.fromEntries(
     ISOLATIONS.map(({ isolation }) => [
       isolation,
@@ -304,7 +298,6 @@ async function main() {
         handStep: [],
         bare: [],
         bareStep: [],
-        handP: [],
       },
     ]),
   );
@@ -340,17 +333,6 @@ async function main() {
           `${i}/${REPEAT} ${isolation} (first instruction / step): ${each.join(', ')}, hand-written ${seconds(h.ms)} / ${seconds(h.stepMs)}`,
         );
       }
-    }
-    // Reported: the action against the same hand-written steps with git's parallel checkout, as its own.
-    for (let i = 1; !ab && i <= REPEAT; i++) {
-      const [a, h] = await pair(
-        i,
-        async () => (await actionRun(repo, 'disk')).ms,
-        async () => (await baselineDisk(repo, true)).ms,
-      );
-      times.disk[VARIANTS[0].name].actionP.push(a);
-      times.disk.handP.push(h);
-      log(`${i}/${REPEAT} disk: action ${seconds(a)}, hand-written with parallel checkout ${seconds(h)}`);
     }
     for (const { isolation } of newOnly ? [] : ISOLATIONS) {
       const branch = (name) => `${reuseBranch}-${isolation}-${name}`;
@@ -439,13 +421,6 @@ async function report({ source, shape, note, load, times }) {
         'hand-written, then a helper looks for changes',
         TARGETS.stepRatio,
       );
-      if (t.handP.length)
-        ratioRow(
-          `the same, ${label}, against the hand-written steps with git's parallel checkout (reported)`,
-          v.actionP,
-          t.handP,
-          '`git -c checkout.workers=0 worktree add` + `docker run`',
-        );
     }
   }
   for (const { isolation, label } of newOnly ? [] : ISOLATIONS) {
@@ -515,10 +490,7 @@ async function report({ source, shape, note, load, times }) {
     const builds = VARIANTS.map(({ name }) => {
       const v = t[name];
       const here = v.reuseHere.length ? `; reuse on Node ${process.versions.node} ${list(v.reuseHere)}` : '';
-      const parallel = v.actionP.length
-        ? `; action ${list(v.actionP)} against hand-written with parallel checkout ${list(t.handP)}`
-        : '';
-      return `${name} ${list(v.action)} (step ${list(v.step)})${parallel}; reuse ${list(v.reuse)} (step ${list(v.reuseStep)})${here}`;
+      return `${name} ${list(v.action)} (step ${list(v.step)}); reuse ${list(v.reuse)} (step ${list(v.reuseStep)})${here}`;
     });
     return `- ${label}: ${builds.join('; ')}; hand-written ${list(t.hand)} (step ${list(t.handStep)}); bare ${list(t.bare)} (step ${list(t.bareStep)})`;
   }).join('\n');
@@ -529,8 +501,8 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from com
 - Machine: ${note} (the benchmark's); the action runs on Node ${actionNodeVersion}${ACTION_NODE === process.execPath ? '' : ' (test/node24: `runs.using: node24`, what GitHub runs it on; `BENCH_NODE` picks another)'}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, git ${gitVersion}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
 - ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each first in half of the pairs, each after a \`sync\`; medians. Nothing is removed while the series run (an ext4 without a journal, as here, makes a file created within 60 s of another's removal skip each such free inode: 0.4–1.2 s more for the next 60 MB sandbox, on either side); removals, then 65 s, after the warm-up. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed by the action's post step (checked), after the series.
-- What the action does: a repository of its own per sandbox (\`git init\`, \`objects/info/alternates\` to the parent's store, \`git reset --hard\` with git's parallel checkout, \`checkout.workers=0\`: as many workers as cores; in a helper container for a volume), the parent's records as refs, then the command in a container that sees the parent read-only with its \`.git\` hidden and only its object store mounted (read-only).
-- Hand-written equivalents (the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`; for the whole step, each then followed by a helper \`docker run\` doing \`git status --porcelain\` (and a bare run by the same). Reported beside them (disk, a second series of pairs): the same hand-written steps with the parallel checkout the action uses, so that its gain is seen apart. Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
+- What the action does: a repository of its own per sandbox (\`git init\`, \`objects/info/alternates\` to the parent's store, \`git reset --hard\`; in a helper container for a volume), the parent's records as refs, then the command in a container that sees the parent read-only with its \`.git\` hidden and only its object store mounted (read-only).
+- Hand-written equivalents (the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`; for the whole step, each then followed by a helper \`docker run\` doing \`git status --porcelain\` (and a bare run by the same). Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
 - Peak memory: VmHWM of each action process (main and post steps), polled from /proc every 5 ms.
 - The verdict is on the ratio (or difference) of the medians. The paired column compares each action run with the baseline run next to it, which is steadier while other work on the machine comes and goes.
 

@@ -5631,9 +5631,8 @@ var remove = __nccwpck_require__(4299);
 /**
  * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
  * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
- * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
- * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
- * which about halves a large checkout on two cores.
+ * arguments only: nothing is spliced into the script. The checkout is git's own, sequential: its parallel
+ * workers (`checkout.workers=0`) did not pay here and took twice the CPU (ADR 0011).
  */
 const INIT_SCRIPT = `set -eu
 wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
@@ -5657,7 +5656,7 @@ if [ -n "$branch" ]; then
 else
   git update-ref --no-deref HEAD "$start"
 fi
-git -c checkout.workers=0 reset --hard --quiet
+git reset --hard --quiet
 `;
 function initArgs(sandbox, seed) {
     return [
